@@ -1,0 +1,23 @@
+// Bundles the in-page collector into one self-contained IIFE (dist/collector.js) that defines
+// globalThis.sightline when injected into any page (Playwright addScriptTag/evaluate, extension).
+import { build } from "esbuild";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const entry = `${root}src/collector/bundle.ts`;
+if (!existsSync(entry)) {
+  console.warn("build-collector: src/collector/bundle.ts not there yet; skipped");
+  process.exit(0);
+}
+await build({
+  entryPoints: [entry],
+  outfile: `${root}dist/collector.js`,
+  bundle: true,
+  format: "iife",
+  platform: "browser",
+  target: "chrome110",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});

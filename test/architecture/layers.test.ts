@@ -1,0 +1,125 @@
+// Dependency-rule linter: fails when code imports across the layer rules in layers.ts, or when
+// isomorphic/browser code uses an API of a platform it must not depend on (checked by tsc with
+// only that platform's types: shared/tsconfig.isomorphic.json, shared/tsconfig.browser.json).
+import { describe, expect, it } from "vitest";
+import { execFileSync } from "node:child_process";
+import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
+import { builtinModules, createRequire } from "node:module";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { LAYERS, MAY_IMPORT, PACKAGES, type Layer } from "./layers.js";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const require = createRequire(import.meta.url);
+const ts = require("typescript") as typeof import("typescript");
+
+function layerOf(rel: string): Layer | undefined {
+  let best: string | undefined;
+  for (const prefix of Object.keys(LAYERS)) {
+    if ((rel === prefix || rel.startsWith(prefix)) && (!best || prefix.length > best.length)) best = prefix;
+  }
+  return best ? LAYERS[best] : undefined;
+}
+
+function walk(dir: string, out: string[] = []): string[] {
+  if (!existsSync(dir)) return out;
+  for (const name of readdirSync(dir)) {
+    if (name === "node_modules" || name === "dist" || name.startsWith(".")) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (/\.(ts|tsx|mts|js|mjs)$/.test(name) && !name.endsWith(".d.ts")) out.push(p);
+  }
+  return out;
+}
+
+const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+const packageName = (spec: string) => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
+
+function violations(): string[] {
+  const files = ["shared", "server", "extension", "bench"].flatMap((d) => walk(join(root, d)));
+  return files.flatMap((file) => checkFile(relative(root, file), readFileSync(file, "utf8")));
+}
+
+/** Problems with one file's imports, given its path relative to the repo root. */
+function checkFile(rel: string, source: string): string[] {
+  const problems: string[] = [];
+  const file = join(root, rel);
+  const layer = layerOf(rel);
+  if (layer) {
+    const info = ts.preProcessFile(source, true, true);
+    for (const { fileName: spec } of info.importedFiles) {
+      if (spec.startsWith(".")) {
+        const target = relative(root, resolve(dirname(file), spec));
+        const targetLayer = layerOf(target.replace(/\.js$/, ".ts")) ?? layerOf(target);
+        if (targetLayer && !MAY_IMPORT[layer].includes(targetLayer)) {
+          problems.push(`${rel}: ${layer} code imports ${targetLayer} code (${spec})`);
+        }
+        continue;
+      }
+      if (spec.startsWith("@sightline/shared")) {
+        const sub = spec.split("/")[2] ?? "index.ts";
+        const targetLayer = layerOf(sub === "index.ts" ? "shared/src/index.ts" : `shared/src/${sub.replace(/\.js$/, "")}/`);
+        if (sub !== "collector.js" && targetLayer && !MAY_IMPORT[layer].includes(targetLayer)) {
+          problems.push(`${rel}: ${layer} code imports ${targetLayer} entry point ${spec}`);
+        }
+        continue;
+      }
+      if (spec.startsWith("@sightline/")) {
+        if (layer !== "node") problems.push(`${rel}: ${layer} code imports ${spec}`);
+        continue;
+      }
+      if (layer === "node") continue;
+      if (nodeBuiltins.has(spec)) {
+        problems.push(`${rel}: ${layer} code imports the Node built-in ${spec}`);
+        continue;
+      }
+      const pkg = packageName(spec);
+      if (!PACKAGES[layer].includes(pkg)) {
+        problems.push(`${rel}: ${layer} code imports ${pkg}, not on the ${layer} package list (test/architecture/layers.ts)`);
+      }
+    }
+  }
+  return problems;
+}
+
+function tsc(project: string): string {
+  const cfg = join(root, project);
+  const conf = JSON.parse(readFileSync(cfg, "utf8").replace(/^\s*\/\/.*$/gm, "")) as { include: string[] };
+  // tsc refuses a project whose include matches nothing yet (a layer folder still empty).
+  try {
+    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", cfg, "--pretty", "false"], {
+      cwd: root,
+      encoding: "utf8",
+    });
+    return "";
+  } catch (err) {
+    const out = String((err as { stdout?: string }).stdout ?? err);
+    if (/TS18003/.test(out)) return ""; // "No inputs were found": nothing to check yet
+    return out.trim() || `tsc failed for ${project} (${conf.include.length} globs)`;
+  }
+}
+
+describe("architecture: layer rules", () => {
+  it("imports only go where layers.ts allows", () => {
+    expect(violations()).toEqual([]);
+  });
+
+  it("isomorphic code typechecks without DOM or Node types", () => {
+    expect(tsc("shared/tsconfig.isomorphic.json")).toBe("");
+  }, 60_000);
+
+  it("browser code typechecks without Node types", () => {
+    expect(tsc("shared/tsconfig.browser.json")).toBe("");
+  }, 60_000);
+
+  it("catches the violations it is meant to catch", () => {
+    const collector = `import { readFileSync } from "node:fs";\nimport { x } from "../../../server/src/app.js";\nimport "lodash";`;
+    expect(checkFile("shared/src/collector/x.ts", collector)).toHaveLength(3);
+    const refine = `import { collect } from "../collector/index.js";\nimport type { Page } from "playwright-core";`;
+    expect(checkFile("shared/src/refine/x.ts", refine)).toHaveLength(2);
+    const server = `import { refineSnapshot } from "@sightline/shared/refine";\nimport { collect } from "@sightline/shared/collector";`;
+    expect(checkFile("server/src/x.ts", server)).toEqual([
+      "server/src/x.ts: node code imports browser entry point @sightline/shared/collector",
+    ]);
+  });
+});
