@@ -34,7 +34,7 @@ export const MAY_IMPORT: Record<Layer, Layer[]> = {
  * pages, so their dependencies are listed one by one; Node code may use any package.
  */
 export const PACKAGES: Record<Exclude<Layer, "node">, string[]> = {
-  isomorphic: ["zod", "gpt-tokenizer"],
+  isomorphic: ["zod", "gpt-tokenizer", "stemmer", "synonyms"],
   browser: [
     "zod",
     "dom-accessibility-api",
