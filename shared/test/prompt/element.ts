@@ -1,0 +1,41 @@
+// A complete RefinedElement with defaults, for prompt/diff tests.
+import type { RefinedElement } from "@sightline/shared/contract";
+
+export function element(id: number, over: Partial<RefinedElement> = {}): RefinedElement {
+  return {
+    id,
+    role: "button",
+    text: `Button ${id}`,
+    importance: 500,
+    bbox: { x: 10, y: 10 * id, width: 100, height: 20 },
+    visual_cues: { is_primary: false, is_clickable: true, background_color_name: null },
+    in_viewport: true,
+    is_occluded: false,
+    z_index: 0,
+    fused_rank_index: null,
+    heuristic_index: null,
+    ml_probability: null,
+    ml_score: null,
+    center_x: 60,
+    center_y: 10 * id + 10,
+    doc_y: 10 * id + 10,
+    group_key: null,
+    group_index: null,
+    in_dominant_group: null,
+    name: null,
+    value: null,
+    input_type: null,
+    value_redacted: null,
+    checked: null,
+    disabled: null,
+    expanded: null,
+    aria_checked: null,
+    aria_disabled: null,
+    aria_expanded: null,
+    href: null,
+    nearby_text: null,
+    diff_status: null,
+    tag: "button",
+    ...over,
+  };
+}
