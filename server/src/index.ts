@@ -1,1 +1,67 @@
-export {};
+// @sightline/server: start the HTTP server in-process (tests, benchmarks, main.ts).
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { createApp } from "./app.js";
+import { loadConfig, type ServerConfig } from "./config.js";
+import { Ledger } from "./ledger/index.js";
+import { createLogger } from "./logger.js";
+import { loadReranker } from "./ranking.js";
+import type { Logger } from "pino";
+
+export { createApp, type AppParts, type CreatedApp } from "./app.js";
+export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig, type LogLevel } from "./config.js";
+export { Ledger, type Account, type Reservation } from "./ledger/index.js";
+export type { AppDeps, AppState, AppContext, AppRouter, AppMiddleware, ErrorStyle } from "./context.js";
+
+export interface RunningServer {
+  /** e.g. http://127.0.0.1:43121 */
+  origin: string;
+  port: number;
+  config: ServerConfig;
+  ledger: Ledger;
+  logger: Logger;
+  /** Stops accepting, ends keep-alive connections, runs cleanups, flushes the ledger. */
+  close(): Promise<void>;
+}
+
+/** The ledger file inside a data dir. */
+export const ledgerPath = (dataDir: string) => join(dataDir, "ledger.json");
+
+/**
+ * Starts Sightline. Configuration comes from process.env, then `overrides` (tests pass
+ * `{ port: 0, dataDir: tmp }`).
+ */
+export async function startServer(overrides: Partial<ServerConfig> = {}, env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+  const config = loadConfig(env, overrides);
+  const logger = createLogger(config.logLevel);
+  const ledger = await Ledger.open(ledgerPath(config.dataDir));
+  const reranker = await loadReranker(config, logger);
+  const created = createApp({ config, ledger, logger, reranker });
+
+  const server: Server = createServer(created.app.callback());
+  server.keepAliveTimeout = 10_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.port, config.host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const { port, address, family } = server.address() as AddressInfo;
+  const host = family === "IPv6" ? `[${address}]` : address;
+
+  let closing: Promise<void> | null = null;
+  const close = () =>
+    (closing ??= (async () => {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const force = setTimeout(() => server.closeAllConnections(), 5_000);
+      await closed;
+      clearTimeout(force);
+      await created.close();
+      await ledger.flush();
+    })());
+
+  return { origin: `http://${host}:${port}`, port, config, ledger, logger, close };
+}

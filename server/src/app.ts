@@ -1,0 +1,69 @@
+// The Koa application: app-wide middleware, then the router.
+//   request id → access log → CORS (answers preflights) → error rendering → routes → 404/405
+import Koa from "koa";
+import { Router } from "@koa/router";
+import type { Logger } from "pino";
+import type { Reranker } from "@sightline/shared/rank";
+import type { ServerConfig } from "./config.js";
+import type { AppDeps, AppState } from "./context.js";
+import type { Ledger } from "./ledger/index.js";
+import { createApiChain } from "./middleware/api.js";
+import { accessLog } from "./middleware/access-log.js";
+import { cors } from "./middleware/cors.js";
+import { errorHandler } from "./middleware/errors.js";
+import { requestId } from "./middleware/request-id.js";
+import { registerRoutes } from "./routes/index.js";
+
+export interface AppParts {
+  config: ServerConfig;
+  ledger: Ledger;
+  logger: Logger;
+  reranker?: Reranker | null;
+}
+
+export interface CreatedApp {
+  app: Koa<AppState>;
+  deps: AppDeps;
+  /** Runs the cleanups routes registered with deps.onClose. */
+  close(): Promise<void>;
+}
+
+export function createApp(parts: AppParts): CreatedApp {
+  const closers: (() => Promise<void> | void)[] = [];
+  const deps: AppDeps = {
+    config: parts.config,
+    ledger: parts.ledger,
+    logger: parts.logger,
+    reranker: parts.reranker ?? null,
+    api: createApiChain({
+      ledger: parts.ledger,
+      rateLimitPerMinute: parts.config.rateLimitPerMinute,
+      bodyLimitBytes: parts.config.bodyLimitBytes,
+    }),
+    onClose: (fn) => void closers.push(fn),
+  };
+
+  const app = new Koa<AppState>({ proxy: false });
+  app.silent = true; // errors are rendered and logged by errorHandler, not printed by Koa
+  app.on("error", (err: unknown) => parts.logger.debug({ err }, "koa error event"));
+
+  const router = new Router<AppState>();
+  registerRoutes(router, deps);
+
+  app.use(requestId());
+  app.use(accessLog(parts.logger));
+  app.use(cors());
+  app.use(errorHandler(deps));
+  app.use(router.routes());
+  // 405 for a known path with another method, 404 when nothing matched: errorHandler renders both.
+  // (allowedMethods sets the status and the Allow header; errorHandler writes the body.)
+  app.use(router.allowedMethods());
+
+  return {
+    app,
+    deps,
+    close: async () => {
+      for (const fn of closers.splice(0).reverse()) await fn();
+    },
+  };
+}

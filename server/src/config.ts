@@ -1,0 +1,104 @@
+// Environment → typed server configuration. Every variable is documented in the README's
+// Configuration table; tests pass `overrides` instead of touching process.env.
+import { resolve } from "node:path";
+import { SNAPSHOT_DEFAULT_CAP } from "@sightline/shared/contract";
+
+export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export interface ServerConfig {
+  /** Interface to bind (HOST). */
+  host: string;
+  /** TCP port (PORT); 0 picks a free port. */
+  port: number;
+  /** Where the ledger and the development key live (SIGHTLINE_DATA_DIR), absolute. */
+  dataDir: string;
+  /** Server cap on /v1/snapshot `options.limit` (SIGHTLINE_SNAPSHOT_CAP). */
+  snapshotCap: number;
+  /** Requests per minute per API key, token bucket (SIGHTLINE_RATE_LIMIT); 0 turns it off. */
+  rateLimitPerMinute: number;
+  /** Largest request body in bytes (SIGHTLINE_BODY_LIMIT, e.g. "10mb"). */
+  bodyLimitBytes: number;
+  /** Most raw elements (frames included) one snapshot may carry (SIGHTLINE_MAX_RAW_ELEMENTS). */
+  maxRawElements: number;
+  /** pino level (SIGHTLINE_LOG_LEVEL). */
+  logLevel: LogLevel;
+  /** Credits given to the development key created on first `npm start` (SIGHTLINE_DEV_CREDITS). */
+  devKeyCredits: number;
+  /** Load the learned reranker for goal ranking (SIGHTLINE_ML_RERANK=1); see ranking.ts. */
+  mlRerank: boolean;
+}
+
+export const DEFAULT_CONFIG: ServerConfig = {
+  host: "127.0.0.1",
+  port: 8787,
+  dataDir: "./data",
+  snapshotCap: SNAPSHOT_DEFAULT_CAP,
+  rateLimitPerMinute: 600,
+  bodyLimitBytes: 10 * 1024 * 1024,
+  maxRawElements: 50_000,
+  logLevel: "info",
+  devKeyCredits: 1000,
+  mlRerank: false,
+};
+
+export class ConfigError extends Error {
+  override name = "ConfigError";
+}
+
+const UNITS: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3 };
+
+/** "10mb", "512kb", "1048576" → bytes. */
+export function parseBytes(raw: string): number {
+  const m = /^\s*(\d+(?:\.\d+)?)\s*(b|kb|mb|gb)?\s*$/i.exec(raw);
+  if (!m) throw new ConfigError(`not a size: ${JSON.stringify(raw)} (use e.g. 10mb, 512kb or a byte count)`);
+  const bytes = Math.floor(Number(m[1]) * UNITS[(m[2] ?? "b").toLowerCase()]);
+  if (bytes < 1) throw new ConfigError(`size must be at least 1 byte: ${raw}`);
+  return bytes;
+}
+
+function int(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < min || n > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return n;
+}
+
+function bool(env: Record<string, string | undefined>, name: string, fallback: boolean): boolean {
+  const raw = env[name]?.trim().toLowerCase();
+  if (raw === undefined || raw === "") return fallback;
+  if (["1", "true", "yes", "on"].includes(raw)) return true;
+  if (["0", "false", "no", "off"].includes(raw)) return false;
+  throw new ConfigError(`${name} must be 1/0 or true/false, got ${JSON.stringify(env[name])}`);
+}
+
+/**
+ * Reads the configuration from `env` (normally process.env); `overrides` win over both env
+ * and defaults. Throws ConfigError naming the variable when a value is malformed.
+ */
+export function loadConfig(
+  env: Record<string, string | undefined> = process.env,
+  overrides: Partial<ServerConfig> = {},
+): ServerConfig {
+  const level = (env.SIGHTLINE_LOG_LEVEL ?? env.LOG_LEVEL ?? DEFAULT_CONFIG.logLevel).trim().toLowerCase();
+  if (!LOG_LEVELS.includes(level as LogLevel)) {
+    throw new ConfigError(`SIGHTLINE_LOG_LEVEL must be one of ${LOG_LEVELS.join(", ")}, got ${JSON.stringify(level)}`);
+  }
+  const fromEnv: ServerConfig = {
+    host: env.HOST?.trim() || DEFAULT_CONFIG.host,
+    port: int(env, "PORT", DEFAULT_CONFIG.port, 0, 65535),
+    dataDir: env.SIGHTLINE_DATA_DIR?.trim() || DEFAULT_CONFIG.dataDir,
+    snapshotCap: int(env, "SIGHTLINE_SNAPSHOT_CAP", DEFAULT_CONFIG.snapshotCap, 1),
+    rateLimitPerMinute: int(env, "SIGHTLINE_RATE_LIMIT", DEFAULT_CONFIG.rateLimitPerMinute, 0),
+    bodyLimitBytes: env.SIGHTLINE_BODY_LIMIT?.trim() ? parseBytes(env.SIGHTLINE_BODY_LIMIT) : DEFAULT_CONFIG.bodyLimitBytes,
+    maxRawElements: int(env, "SIGHTLINE_MAX_RAW_ELEMENTS", DEFAULT_CONFIG.maxRawElements, 1),
+    logLevel: level as LogLevel,
+    devKeyCredits: int(env, "SIGHTLINE_DEV_CREDITS", DEFAULT_CONFIG.devKeyCredits, 0),
+    mlRerank: bool(env, "SIGHTLINE_ML_RERANK", DEFAULT_CONFIG.mlRerank),
+  };
+  const config = { ...fromEnv, ...overrides };
+  return { ...config, dataDir: resolve(config.dataDir) };
+}

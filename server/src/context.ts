@@ -1,0 +1,38 @@
+// Types shared by the app, middleware and routes.
+import type { ParameterizedContext, Middleware } from "koa";
+import type { Router } from "@koa/router";
+import type { Logger } from "pino";
+import type { Reranker } from "@sightline/shared/rank";
+import type { ServerConfig } from "./config.js";
+import type { Account, Ledger } from "./ledger/index.js";
+import type { ApiChain } from "./middleware/api.js";
+
+/** Which error body an endpoint renders (contract 7.1 vs 7.2; see errorBody). */
+export type ErrorStyle = "snapshot" | "observe";
+
+export interface AppState {
+  requestId: string;
+  /** Set by `authenticate` once the API key is recognised (inactive accounts included). */
+  account?: Readonly<Account>;
+  errorStyle?: ErrorStyle;
+}
+
+export type AppContext = ParameterizedContext<AppState>;
+export type AppMiddleware = Middleware<AppState>;
+export type AppRouter = Router<AppState>;
+
+/** What routes and middleware need; built once by createApp. */
+export interface AppDeps {
+  config: ServerConfig;
+  ledger: Ledger;
+  logger: Logger;
+  /** Learned reranker for goal ranking, or null (see ranking.ts). */
+  reranker: Reranker | null;
+  /**
+   * Middleware for an authenticated /v1 endpoint: `router.post(path, ...deps.api("observe"), handler)`.
+   * The handler gets `ctx.state.account` and the parsed `ctx.request.body`.
+   */
+  api: ApiChain;
+  /** Registers cleanup to run when the server closes (e.g. a browser pool). */
+  onClose(fn: () => Promise<void> | void): void;
+}

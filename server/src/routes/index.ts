@@ -1,0 +1,12 @@
+// Every route of the server, registered in one place (one file per route).
+import type { AppDeps, AppRouter } from "../context.js";
+import { registerHealth } from "./health.js";
+import { registerOpenApi } from "./openapi.js";
+import { registerSnapshot } from "./snapshot.js";
+
+export function registerRoutes(router: AppRouter, deps: AppDeps): void {
+  registerHealth(router, deps);
+  registerOpenApi(router, deps);
+  registerSnapshot(router, deps);
+  // POST /v1/observe is registered here too: registerObserve(router, deps) from ../observe/.
+}
