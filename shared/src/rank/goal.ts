@@ -1,8 +1,11 @@
 // Goal-conditioned ordering of refined elements. The refinement engine calls rankByGoal when a
-// request has a goal; this module owns everything about that order (heuristic_index,
-// fused_rank_index, ml_probability, ml_score, ml_rerank).
-import type { MlRerank, RawElement, RefinedElement } from "../contract/index.js";
-import type { Reranker } from "./reranker.js";
+// request has a goal; this module owns everything about that order (importance with a goal,
+// heuristic_index, fused_rank_index, ml_probability, ml_score, ml_rerank).
+import type { MlRerank, MlRerankReason, RawElement, RefinedElement } from "../contract/index.js";
+import { BASE_FEATURES, computeFeatures } from "./features.js";
+import { heuristicScore } from "./heuristic.js";
+import { parseIntent, type Intent } from "./intent.js";
+import { ALL_FEATURES, type Reranker } from "./reranker.js";
 
 export interface GoalCandidate {
   element: RefinedElement;
@@ -11,7 +14,16 @@ export interface GoalCandidate {
 }
 
 export interface GoalRankOptions {
+  /** The learned reranker; null/absent: heuristic order only. */
   reranker?: Reranker | null;
+  /** Why there is no reranker, reported as ml_rerank.reason: "disabled" (default) or "model_unavailable". */
+  unavailableReason?: Extract<MlRerankReason, "disabled" | "model_unavailable">;
+  /**
+   * Keep the heuristic order when the model's top probability is below this (reason
+   * "low_confidence"). Default 0: the model's order is always used; it was trained to beat the
+   * heuristic, and `is_high_confidence` reports its confidence either way.
+   */
+  applyBelowConfidence?: number;
 }
 
 export interface GoalRankResult {
@@ -20,32 +32,135 @@ export interface GoalRankResult {
   ml_rerank: MlRerank;
 }
 
-const words = (s: string) => s.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+export interface RankFeatures {
+  intent: Intent;
+  /** Per candidate (input order), ALL_FEATURES columns. */
+  rows: Float64Array[];
+  heuristic: Float64Array;
+  /** Candidate indices in heuristic order. */
+  heuristicOrder: number[];
+}
 
-/** Interim lexical ordering (replaced by the intent-aware ranker). */
-export function rankByGoal(goal: string, candidates: GoalCandidate[], opts: GoalRankOptions = {}): GoalRankResult {
-  const goalWords = new Set(words(goal));
-  const scored = candidates.map((c, i) => {
-    const a = c.raw.attributes ?? {};
-    const hay = new Set(words([c.element.text, c.element.name, a.placeholder, a.aria_label, c.element.nearby_text].filter(Boolean).join(" ")));
-    let hits = 0;
-    for (const w of goalWords) if (hay.has(w)) hits++;
-    return { c, i, score: hits * 1000 + c.element.importance };
+/** Features and heuristic order for one request (also used by the training script). */
+export function rankFeatures(goal: string, candidates: GoalCandidate[]): RankFeatures {
+  const intent = parseIntent(goal);
+  const base = computeFeatures(intent, candidates);
+  const n = candidates.length;
+  const heuristic = new Float64Array(n);
+  for (let i = 0; i < n; i++) heuristic[i] = heuristicScore(base[i]);
+  const heuristicOrder = [...Array(n).keys()].sort(
+    (a, b) => heuristic[b] - heuristic[a] || candidates[b].element.importance - candidates[a].element.importance || a - b,
+  );
+  const top = n ? heuristic[heuristicOrder[0]] : 0;
+  const B = BASE_FEATURES.length;
+  const rows = base.map((r) => {
+    const full = new Float64Array(ALL_FEATURES.length);
+    full.set(r);
+    return full;
   });
-  scored.sort((x, y) => y.score - x.score || x.i - y.i);
-  const elements = scored.map(({ c }, rank) => ({ ...c.element, heuristic_index: rank, fused_rank_index: rank }));
-  return {
-    elements,
-    ml_rerank: {
-      enabled: Boolean(opts.reranker),
-      applied: false,
-      reason: opts.reranker ? "error" : "disabled",
-      candidate_count: candidates.length,
-      top_probability: 0,
-      min_confidence: 0,
-      is_high_confidence: false,
-      tags: [],
-      error: opts.reranker ? "reranker not implemented" : null,
-    },
+  heuristicOrder.forEach((ci, rank) => {
+    const row = rows[ci];
+    row[B] = heuristic[ci];
+    row[B + 1] = heuristic[ci] - top;
+    row[B + 2] = 1 / (1 + rank);
+    row[B + 3] = rank === 0 ? 1 : 0;
+  });
+  return { intent, rows, heuristic, heuristicOrder };
+}
+
+function intentTags(intent: Intent): string[] {
+  const tags = [`verb:${intent.verb}`];
+  if (intent.quoted.length) tags.push("quoted");
+  if (intent.numbers.length) tags.push("number");
+  if (intent.ordinal !== null) tags.push("ordinal");
+  if (intent.superlative) tags.push(`superlative:${intent.superlative.kind}-${intent.superlative.of}`);
+  if (intent.hasDate) tags.push("date");
+  return tags;
+}
+
+export function rankByGoal(goal: string, candidates: GoalCandidate[], opts: GoalRankOptions = {}): GoalRankResult {
+  const n = candidates.length;
+  const { intent, rows, heuristic, heuristicOrder } = rankFeatures(goal, candidates);
+  const heuristicIndex = new Int32Array(n);
+  heuristicOrder.forEach((ci, rank) => (heuristicIndex[ci] = rank));
+
+  const reranker = opts.reranker ?? null;
+  const tags = intentTags(intent);
+  const ml: MlRerank = {
+    enabled: reranker !== null,
+    applied: false,
+    reason: reranker ? "applied" : (opts.unavailableReason ?? "disabled"),
+    candidate_count: n,
+    top_probability: 0,
+    min_confidence: reranker?.minConfidence ?? 0,
+    is_high_confidence: false,
+    tags,
+    error: null,
   };
+
+  let logits: Float64Array | null = null;
+  let probs: Float64Array | null = null;
+  let finalOrder = heuristicOrder;
+  if (reranker) {
+    tags.push(`model:${reranker.name}`);
+    if (n < 2) {
+      ml.reason = "too_few_candidates";
+    } else {
+      try {
+        const s = reranker.score(rows);
+        if (s.length !== n) throw new Error(`model returned ${s.length} scores for ${n} candidates`);
+        let max = Number.NEGATIVE_INFINITY;
+        for (const v of s) {
+          if (!Number.isFinite(v)) throw new Error("model returned a non-finite score");
+          if (v > max) max = v;
+        }
+        // Probability = softmax share within this request: the model was trained listwise.
+        const p = new Float64Array(n);
+        let z = 0;
+        for (let i = 0; i < n; i++) z += p[i] = Math.exp(s[i] - max);
+        let top = 0;
+        for (let i = 0; i < n; i++) top = Math.max(top, (p[i] /= z));
+        logits = s;
+        probs = p;
+        ml.top_probability = top;
+        ml.is_high_confidence = top >= ml.min_confidence;
+        if (top < (opts.applyBelowConfidence ?? 0)) {
+          ml.reason = "low_confidence";
+        } else {
+          finalOrder = [...heuristicOrder].sort((a, b) => s[b] - s[a] || heuristicIndex[a] - heuristicIndex[b]);
+          ml.applied = true;
+          ml.reason = "applied";
+        }
+      } catch (err) {
+        ml.reason = "error";
+        ml.error = err instanceof Error ? err.message : String(err);
+        logits = probs = null;
+      }
+    }
+  }
+
+  // With a goal, importance is goal relevance: the final score rescaled to 0..1000 across the
+  // candidates (best = 1000), made non-increasing along the returned order so the list stays
+  // "sorted by importance" (spec 2.8).
+  const finalScore = ml.applied && logits ? logits : heuristic;
+  let lo = Number.POSITIVE_INFINITY, hi = Number.NEGATIVE_INFINITY;
+  for (const v of finalScore) {
+    lo = Math.min(lo, v);
+    hi = Math.max(hi, v);
+  }
+  let prev = 1000;
+  const elements = finalOrder.map((ci, rank) => {
+    const rel = hi > lo ? (finalScore[ci] - lo) / (hi - lo) : 1;
+    const importance = Math.min(prev, Math.round(1000 * rel));
+    prev = importance;
+    return {
+      ...candidates[ci].element,
+      importance,
+      heuristic_index: heuristicIndex[ci],
+      fused_rank_index: rank,
+      ml_probability: probs ? probs[ci] : null,
+      ml_score: logits ? logits[ci] : null,
+    };
+  });
+  return { elements, ml_rerank: ml };
 }

@@ -1,0 +1,144 @@
+// Goal parsing: what the user wants to do (verb class), to what (object words, quoted strings,
+// numbers, role nouns), and which one (ordinals, superlatives, dates as values).
+import { LABEL_WORDS, STOPWORDS, normalize, squash, stem, synonymStems, tokens } from "./text.js";
+
+export type VerbClass = "type" | "click" | "select" | "check" | "none";
+
+const VERBS: Record<Exclude<VerbClass, "none">, string[]> = {
+  type: ["type", "enter", "fill", "write", "input", "put", "insert", "search", "set", "provide", "specify", "add", "change"],
+  click: ["click", "press", "tap", "open", "go", "follow", "navigate", "visit", "hit", "push", "close", "dismiss", "submit", "buy", "book", "switch", "run", "find", "show", "view", "start", "login", "log", "sign"],
+  select: ["select", "choose", "pick", "opt"],
+  check: ["check", "tick", "toggle", "uncheck", "untick", "enable", "disable", "mark", "unmark"],
+};
+const VERB_OF = new Map<string, Exclude<VerbClass, "none">>();
+for (const [cls, words] of Object.entries(VERBS) as [Exclude<VerbClass, "none">, string[]][]) {
+  for (const w of words) if (!VERB_OF.has(w)) VERB_OF.set(w, cls);
+}
+
+/** Nouns that name a kind of control, mapped to the roles they mean. */
+export const ROLE_NOUNS: Record<string, string[]> = {
+  button: ["button"],
+  btn: ["button"],
+  link: ["link"],
+  hyperlink: ["link"],
+  tab: ["tab"],
+  tabs: ["tab"],
+  checkbox: ["checkbox", "switch"],
+  box: ["textbox", "searchbox", "combobox", "checkbox"],
+  field: ["textbox", "searchbox", "combobox", "spinbutton"],
+  input: ["textbox", "searchbox", "combobox", "spinbutton"],
+  textbox: ["textbox", "searchbox"],
+  searchbox: ["searchbox", "textbox"],
+  dropdown: ["combobox", "listbox"],
+  menu: ["combobox", "menuitem", "listbox"],
+  list: ["combobox", "listbox"],
+  option: ["option", "radio", "menuitem", "combobox", "tab"],
+  radio: ["radio"],
+  toggle: ["switch", "checkbox"],
+  switch: ["switch", "checkbox", "tab", "link"],
+  slider: ["slider"],
+  image: ["img"],
+  picture: ["img"],
+  icon: ["img", "button"],
+  heading: ["heading"],
+  title: ["heading"],
+  item: ["menuitem", "listitem", "option"],
+  result: ["link", "listitem"],
+  date: ["textbox", "combobox"],
+};
+
+const ORDINALS: Record<string, number> = {
+  first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10,
+  last: -1,
+};
+
+const MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september", "october", "november", "december"];
+const MONTH_ABBR = MONTHS.map((m) => m.slice(0, 3));
+
+export type Superlative = { kind: "min" | "max"; of: "price" | "duration" | "number" };
+
+export interface Intent {
+  raw: string;
+  verb: VerbClass;
+  /** Object words (not stopwords/verbs), with stems and synonym stems. */
+  words: { word: string; stem: string; syn: string[] }[];
+  /** Quoted strings, squashed. */
+  quoted: string[];
+  /** Numbers and number-like tokens written in the goal (digits only, "(0,1)" kept as written too). */
+  numbers: string[];
+  /** Coordinate-like tuples written in the goal, squashed without spaces: "(0,1)". */
+  tuples: string[];
+  /** Roles named by nouns in the goal ("the submit button" → button). */
+  roleHints: Set<string>;
+  /** 1-based ordinal, -1 for "last", null for none. */
+  ordinal: number | null;
+  superlative: Superlative | null;
+  /** The goal carries a date value (a field should receive it). */
+  hasDate: boolean;
+  /** The goal carries a value to enter (date, number, quoted string after a type verb, "with X"). */
+  hasValue: boolean;
+}
+
+const SUPERLATIVES: [RegExp, Superlative][] = [
+  [/\b(cheapest|least expensive|lowest (price|cost|fare))\b/, { kind: "min", of: "price" }],
+  [/\b(most expensive|priciest|highest (price|cost|fare))\b/, { kind: "max", of: "price" }],
+  [/\b(shortest|quickest|fastest)\b/, { kind: "min", of: "duration" }],
+  [/\b(longest|slowest)\b/, { kind: "max", of: "duration" }],
+  [/\b(smallest|lowest|fewest|least)\b/, { kind: "min", of: "number" }],
+  [/\b(largest|biggest|highest|most)\b/, { kind: "max", of: "number" }],
+];
+
+export function parseIntent(goal: string): Intent {
+  const norm = normalize(goal);
+  const quoted: string[] = [];
+  for (const m of norm.matchAll(/"([^"]+)"|«([^»]+)»|“([^”]+)”|(?:^|[\s(])'([^']+)'(?=$|[\s.,;:!?)])/g)) {
+    const q = squash(m[1] ?? m[2] ?? m[3] ?? m[4] ?? "");
+    if (q) quoted.push(q);
+  }
+  const tuples = [...norm.matchAll(/\(\s*-?\d+(?:\.\d+)?\s*(?:,\s*-?\d+(?:\.\d+)?\s*)+\)/g)].map((m) => m[0].replace(/\s+/g, ""));
+  const numbers = [...norm.matchAll(/-?\d+(?:[.,:/]\d+)*/g)].map((m) => m[0]);
+  const hasDate =
+    /\b\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\b/.test(norm) ||
+    new RegExp(`\\b(${MONTHS.join("|")}|${MONTH_ABBR.join("|")})\\b\\.?\\s*\\d{1,2}|\\b\\d{1,2}(st|nd|rd|th)?\\s+(of\\s+)?(${MONTHS.join("|")})\\b`).test(norm);
+
+  const toks = tokens(goal);
+  let verb: VerbClass = "none";
+  const roleHints = new Set<string>();
+  let ordinal: number | null = null;
+  const words: Intent["words"] = [];
+  const seen = new Set<string>();
+  for (let i = 0; i < toks.length; i++) {
+    const t = toks[i];
+    const v = VERB_OF.get(t);
+    // The first verb sets the intent ("search for shoes" is a type intent, "click search" a click).
+    if (v && verb === "none") {
+      verb = v;
+      // "search" is also an object (the search box); keep it as a word too.
+      if (t !== "search" && t !== "close" && t !== "submit" && t !== "buy" && t !== "book" && t !== "login" && t !== "sign") continue;
+    }
+    if (t in ORDINALS) {
+      ordinal = ORDINALS[t];
+      continue;
+    }
+    const ordNum = /^(\d+)(st|nd|rd|th)$/.exec(t);
+    if (ordNum && !hasDate) {
+      ordinal = Number(ordNum[1]);
+      continue;
+    }
+    if (ROLE_NOUNS[t]) for (const r of ROLE_NOUNS[t]) roleHints.add(r);
+    if (STOPWORDS.has(t) && !LABEL_WORDS.has(t)) continue;
+    if (seen.has(t)) continue;
+    seen.add(t);
+    words.push({ word: t, stem: stem(t), syn: synonymStems(t) });
+  }
+  let superlative: Superlative | null = null;
+  for (const [re, s] of SUPERLATIVES) {
+    if (re.test(norm)) {
+      superlative = s;
+      break;
+    }
+  }
+  const hasValue =
+    hasDate || numbers.length > 0 || (verb === "type" && (quoted.length > 0 || /\b(with|as)\b/.test(norm)));
+  return { raw: goal, verb, words, quoted, numbers, tuples, roleHints, ordinal, superlative, hasDate, hasValue };
+}

@@ -1,0 +1,106 @@
+// Text normalisation shared by the goal parser and the element matcher: tokens, Porter stems
+// (`stemmer`) and WordNet synonyms (`synonyms`), plus a short table of web-UI equivalences
+// WordNet does not know (a "From" field is the origin, "x" closes a dialog).
+import { stemmer } from "stemmer";
+import dictionary from "synonyms/dictionary.js";
+
+/** NFKC, lower case, curly quotes straightened. */
+export function normalize(s: string): string {
+  return s.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"');
+}
+
+/** Word tokens: letters/digits runs; camelCase and snake/dot names split ("travelDate" → travel, date). */
+export function tokens(s: string | null | undefined): string[] {
+  if (!s) return [];
+  const split = s.replace(/([a-z])([A-Z])/g, "$1 $2");
+  return normalize(split).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Words that carry no object meaning in a goal. Verbs and role nouns are parsed separately. */
+export const STOPWORDS = new Set(
+  (
+    "a an the this that these those it its to of in on at by with for from into onto as and or " +
+    "is are be been was were i i'm im me my we our you your please then now just only want need " +
+    "would like let lets s t do does so there here which what who whose whom where when how all any some " +
+    "one's up out about via using use page site"
+  ).split(" "),
+);
+
+/** Goal words that are field labels on forms, so they are kept although they look like stopwords. */
+export const LABEL_WORDS = new Set(["from", "to"]);
+
+const stemCache = new Map<string, string>();
+export function stem(word: string): string {
+  let s = stemCache.get(word);
+  if (s === undefined) {
+    s = /^\p{N}+$/u.test(word) ? word : stemmer(word);
+    if (stemCache.size > 50_000) stemCache.clear();
+    stemCache.set(word, s);
+  }
+  return s;
+}
+
+/**
+ * Web-UI equivalences (generic vocabulary of forms and dialogs, not of any one site): each group
+ * is a set of words a page and a goal use for the same thing.
+ */
+const UI_GROUPS: string[][] = [
+  ["from", "origin", "departure", "depart", "departing", "leaving", "leave", "source"],
+  ["to", "destination", "arrival", "arrive", "arriving", "going"],
+  ["return", "returning", "back", "inbound"],
+  ["close", "x", "dismiss", "cancel", "×", "✕"],
+  ["ok", "okay", "confirm", "accept", "yes"],
+  ["search", "find", "look", "lookup", "go"],
+  ["submit", "send", "continue", "next", "proceed"],
+  ["login", "log", "signin", "sign"],
+  ["buy", "purchase", "book", "order", "checkout"],
+  ["passenger", "passengers", "traveler", "travelers", "traveller", "travellers", "people", "person", "adult", "adults", "guests"],
+  ["date", "day", "when"],
+  ["class", "cabin"],
+  ["trip", "flight", "journey"],
+  ["price", "cost", "fare"],
+  ["email", "mail", "e-mail"],
+  ["username", "user", "login"],
+  ["previous", "prev", "back"],
+];
+const uiSyn = new Map<string, Set<string>>();
+for (const group of UI_GROUPS) {
+  const stems = group.map(stem);
+  for (const s of stems) {
+    let set = uiSyn.get(s);
+    if (!set) uiSyn.set(s, (set = new Set()));
+    for (const t of stems) if (t !== s) set.add(t);
+  }
+}
+
+const synCache = new Map<string, string[]>();
+/** Stems of the word's synonyms (WordNet nouns/verbs/adjectives, plus the UI table), without its own stem. */
+export function synonymStems(word: string): string[] {
+  const cached = synCache.get(word);
+  if (cached) return cached;
+  const own = stem(word);
+  const out = new Set<string>(uiSyn.get(own) ?? []);
+  const entry = Object.prototype.hasOwnProperty.call(dictionary, word) ? dictionary[word] : undefined;
+  if (entry) {
+    for (const pos of ["v", "n", "a", "s"]) {
+      const list = entry[pos];
+      if (!Array.isArray(list)) continue;
+      // The first few synonyms per sense are the close ones; the tail of the list drifts.
+      for (const w of list.slice(0, 5)) {
+        if (w.length < 2 || /[^a-z]/.test(w)) continue;
+        out.add(stem(w));
+      }
+    }
+  }
+  out.delete(own);
+  const list = [...out];
+  if (synCache.size > 50_000) synCache.clear();
+  synCache.set(word, list);
+  return list;
+}
+
+/** Lower-cased text with runs of whitespace collapsed and surrounding punctuation trimmed. */
+export function squash(s: string | null | undefined): string {
+  if (!s) return "";
+  return normalize(s).replace(/\s+/g, " ").trim().replace(/^[\s"'“”.,:;!?()]+|[\s"'“”.,:;!?()]+$/g, "");
+}
