@@ -23,7 +23,9 @@ export interface ServerConfig {
   maxRawElements: number;
   /** pino level (SIGHTLINE_LOG_LEVEL). */
   logLevel: LogLevel;
-  /** Credits given to the development key created on first `npm start` (SIGHTLINE_DEV_CREDITS). */
+  /** Create and print a development key on `npm start` (SIGHTLINE_DEV_KEY=0 turns it off). */
+  devKey: boolean;
+  /** Credits given to the development key when it is created (SIGHTLINE_DEV_CREDITS). */
   devKeyCredits: number;
   /** Load the learned reranker for goal ranking (SIGHTLINE_ML_RERANK=1); see ranking.ts. */
   mlRerank: boolean;
@@ -38,6 +40,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   bodyLimitBytes: 10 * 1024 * 1024,
   maxRawElements: 50_000,
   logLevel: "info",
+  devKey: true,
   devKeyCredits: 1000,
   mlRerank: false,
 };
@@ -96,6 +99,7 @@ export function loadConfig(
     bodyLimitBytes: env.SIGHTLINE_BODY_LIMIT?.trim() ? parseBytes(env.SIGHTLINE_BODY_LIMIT) : DEFAULT_CONFIG.bodyLimitBytes,
     maxRawElements: int(env, "SIGHTLINE_MAX_RAW_ELEMENTS", DEFAULT_CONFIG.maxRawElements, 1),
     logLevel: level as LogLevel,
+    devKey: bool(env, "SIGHTLINE_DEV_KEY", DEFAULT_CONFIG.devKey),
     devKeyCredits: int(env, "SIGHTLINE_DEV_CREDITS", DEFAULT_CONFIG.devKeyCredits, 0),
     mlRerank: bool(env, "SIGHTLINE_ML_RERANK", DEFAULT_CONFIG.mlRerank),
   };

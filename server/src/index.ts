@@ -1,17 +1,16 @@
 // @sightline/server: start the HTTP server in-process (tests, benchmarks, main.ts).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { join } from "node:path";
 import { createApp } from "./app.js";
 import { loadConfig, type ServerConfig } from "./config.js";
-import { Ledger } from "./ledger/index.js";
+import { Ledger, ledgerFile } from "./ledger/index.js";
 import { createLogger } from "./logger.js";
 import { loadReranker } from "./ranking.js";
 import type { Logger } from "pino";
 
 export { createApp, type AppParts, type CreatedApp } from "./app.js";
 export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig, type LogLevel } from "./config.js";
-export { Ledger, type Account, type Reservation } from "./ledger/index.js";
+export { Ledger, ledgerFile, type Account, type Reservation } from "./ledger/index.js";
 export type { AppDeps, AppState, AppContext, AppRouter, AppMiddleware, ErrorStyle } from "./context.js";
 
 export interface RunningServer {
@@ -25,9 +24,6 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** The ledger file inside a data dir. */
-export const ledgerPath = (dataDir: string) => join(dataDir, "ledger.json");
-
 /**
  * Starts Sightline. Configuration comes from process.env, then `overrides` (tests pass
  * `{ port: 0, dataDir: tmp }`).
@@ -35,7 +31,7 @@ export const ledgerPath = (dataDir: string) => join(dataDir, "ledger.json");
 export async function startServer(overrides: Partial<ServerConfig> = {}, env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
   const config = loadConfig(env, overrides);
   const logger = createLogger(config.logLevel);
-  const ledger = await Ledger.open(ledgerPath(config.dataDir));
+  const ledger = await Ledger.open(ledgerFile(config.dataDir));
   const reranker = await loadReranker(config, logger);
   const created = createApp({ config, ledger, logger, reranker });
 

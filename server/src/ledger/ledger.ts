@@ -11,7 +11,7 @@
 //   on disk (its inode/mtime/size), so admin changes are seen by the next request.
 import { readFile, stat } from "node:fs/promises";
 import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { Low } from "lowdb";
 import { JSONFile } from "lowdb/node";
@@ -53,6 +53,9 @@ interface Op<T = unknown> {
   reject: (err: unknown) => void;
 }
 
+/** The ledger file inside a data dir. */
+export const ledgerFile = (dataDir: string) => join(dataDir, "ledger.json");
+
 const emptyLedger = (): LedgerData => ({ version: 1, rev: 0, accounts: [] });
 const now = () => new Date().toISOString();
 
@@ -92,7 +95,12 @@ export class Ledger {
   static async open(file: string): Promise<Ledger> {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const ledger = new Ledger(file);
-    await ledger.#mutate(() => undefined); // creates the file, loads the view
+    try {
+      await ledger.refresh();
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+      await ledger.#mutate(() => undefined); // creates the file under the lock
+    }
     return ledger;
   }
 
