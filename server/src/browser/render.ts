@@ -1,0 +1,117 @@
+// Renders one URL in a fresh context of the pool, behind a per-render egress proxy that
+// enforces the host policy, then hands the settled page to the caller's `use`.
+import type { BrowserContextOptions, Page, Response } from "playwright-core";
+import { EgressRefusal, REFUSED_HEADER, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../net/index.js";
+import { ENGINES, RENDER_VIEWPORT, applyEngine, navigate, type EngineName } from "./engines.js";
+import type { BrowserPool } from "./pool.js";
+
+export interface RenderRequest {
+  url: string;
+  engine: EngineName;
+  policy: HostPolicy;
+  timeoutMs: number;
+  /** DNS for the egress proxy (tests); the system resolver otherwise. */
+  lookup?: Lookup;
+  /** User agent to present (the headless default gets blocked by some sites). */
+  userAgent?: string;
+}
+
+export interface RenderedPage {
+  page: Page;
+  response: Response | null;
+  /** Epoch ms by which the work on the page must be done. */
+  deadline: number;
+  proxy: EgressProxy;
+}
+
+export function contextOptions(extra: BrowserContextOptions = {}): BrowserContextOptions {
+  return {
+    viewport: { ...RENDER_VIEWPORT },
+    deviceScaleFactor: 1,
+    serviceWorkers: "block",
+    acceptDownloads: false,
+    bypassCSP: true, // the collector is injected into pages whatever their CSP says
+    ignoreHTTPSErrors: false,
+    locale: "en-US",
+    ...extra,
+  };
+}
+
+function hostPort(u: string): string | null {
+  try {
+    const url = new URL(u);
+    const port = url.port || (url.protocol === "https:" ? "443" : "80");
+    return `${url.hostname}:${port}`;
+  } catch {
+    return null;
+  }
+}
+
+/** The navigation was refused by the host policy (first URL or a redirect hop): Invalid URL. */
+function mainFrameRefusal(proxy: EgressProxy, navHosts: Set<string>, response: Response | null): EgressRefusal | null {
+  const headerReason = response?.headers()[REFUSED_HEADER];
+  for (const r of proxy.refusals) {
+    if (!navHosts.has(r.target)) continue;
+    if (response && !headerReason) continue; // a refused subresource on the same host
+    const reason = r.reason === "upstream" ? "unresolvable" : r.reason;
+    return new EgressRefusal(r.target, reason, r.message);
+  }
+  return null;
+}
+
+export class NavigationError extends Error {
+  override name = "NavigationError";
+}
+
+/**
+ * Opens `req.url` with the engine's rules and runs `use` on the settled page. Throws
+ * EgressRefusal when the page (or a redirect) goes somewhere the policy refuses, NavigationError
+ * when it cannot be loaded, and the pool's errors (busy, timeout, crash).
+ */
+export async function renderUrl<T>(
+  pool: BrowserPool,
+  req: RenderRequest,
+  use: (rendered: RenderedPage) => Promise<T>,
+): Promise<T> {
+  const engine = ENGINES[req.engine];
+  const proxy = await startEgressProxy(req.policy, { lookup: req.lookup });
+  try {
+    const options = contextOptions({ proxy: { server: proxy.server }, userAgent: req.userAgent });
+    return await pool.withContext(
+      options,
+      async (context, deadline) => {
+        await applyEngine(context, engine);
+        const page = await context.newPage();
+        const navHosts = new Set<string>();
+        page.on("request", (r) => {
+          if (r.isNavigationRequest() && r.frame() === page.mainFrame()) {
+            const hp = hostPort(r.url());
+            if (hp) navHosts.add(hp);
+          }
+        });
+        let response: Response | null = null;
+        try {
+          response = await navigate(page, req.url, engine, deadline);
+        } catch (err) {
+          const refusal = mainFrameRefusal(proxy, navHosts, null);
+          if (refusal) throw refusal;
+          throw new NavigationError(navigationMessage(err));
+        }
+        const refusal = mainFrameRefusal(proxy, navHosts, response);
+        if (refusal) throw refusal;
+        return use({ page, response, deadline, proxy });
+      },
+      { timeoutMs: req.timeoutMs },
+    );
+  } finally {
+    await proxy.close();
+  }
+}
+
+/** "page.goto: net::ERR_CONNECTION_REFUSED at http://…\nCall log: …" → "net::ERR_CONNECTION_REFUSED". */
+function navigationMessage(err: unknown): string {
+  const msg = err instanceof Error ? err.message : String(err);
+  const net = /net::ERR_[A-Z_]+/.exec(msg);
+  if (net) return `the page could not be loaded (${net[0]})`;
+  return `the page could not be loaded (${msg.split("\n")[0].replace(/^page\.goto:\s*/, "").slice(0, 200)})`;
+}

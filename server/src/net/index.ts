@@ -1,0 +1,12 @@
+// Egress control for server-side rendering: the host policy, resolve-then-check, and the
+// per-context forward proxy that enforces both on every request a page makes.
+export {
+  parseAllowList,
+  refusedRange,
+  addressRefusal,
+  DEFAULT_POLICY,
+  PolicyError,
+  type HostPolicy,
+} from "./policy.js";
+export { checkRequestUrl, resolveChecked, EgressRefusal, systemLookup, type Lookup, type ResolvedAddress } from "./guard.js";
+export { startEgressProxy, REFUSED_HEADER, type EgressProxy, type Refusal } from "./egress-proxy.js";
