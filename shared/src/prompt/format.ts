@@ -66,8 +66,10 @@ export function formatElement(el: RefinedElement, opts: LineOptions = {}): strin
   if (label) parts.push(quote(label));
   if (extra) parts.push(`text ${quote(extra)}`);
   if (!label && clean(el.nearby_text)) parts.push(`near ${quote(cut(clean(el.nearby_text), MAX_LABEL_CHARS / 2))}`);
+  const toggle = el.role === "checkbox" || el.role === "radio" || el.role === "switch";
   if (el.value_redacted) parts.push("value=<redacted>");
-  else if (clean(el.value)) parts.push(`value=${quote(cut(clean(el.value), MAX_VALUE_CHARS))}`);
+  // A checkbox's value ("on") is what it submits, not its state: the state words say that.
+  else if (!toggle && clean(el.value)) parts.push(`value=${quote(cut(clean(el.value), MAX_VALUE_CHARS))}`);
   const cx = el.center_x ?? el.bbox.x + el.bbox.width / 2;
   const cy = el.center_y ?? el.bbox.y + el.bbox.height / 2;
   parts.push(`@(${Math.round(cx)},${Math.round(cy)})`);

@@ -1,0 +1,15 @@
+// @sightline/shared/playwright (Node): drive a Playwright page with Sightline snapshots.
+export {
+  snapshot,
+  collectPage,
+  snapshotRequest,
+  refineLocally,
+  type PageSnapshot,
+  type PageSnapshotOptions,
+  type SnapshotMode,
+  type CollectorOptions,
+} from "./snapshot.js";
+export { click, type, press, type ActionResult, type ActionOutcome, type ActionOptions, type TypeOptions } from "./actions.js";
+export { waitForStable, type StableOptions, type StableResult } from "./stable.js";
+export { injectCollector, collectorBundlePath, collectorSource } from "./bundle.js";
+export { clientFromEnv, settingsFromEnv, DEFAULT_BASE_URL, type EnvSettings } from "./env.js";

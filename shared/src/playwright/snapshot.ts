@@ -1,0 +1,100 @@
+// snapshot(page): collect the live page with the injected collector, then refine it through
+// the API (POST /v1/snapshot) or locally with the same engine the server runs.
+import type { Page } from "playwright-core";
+import {
+  SNAPSHOT_DEFAULT_CAP,
+  type Filter,
+  type SnapshotRequest,
+  type SnapshotResponse,
+} from "../contract/index.js";
+import { refineSnapshot } from "../refine/index.js";
+import type { Sightline } from "../client/index.js";
+import { injectCollector } from "./bundle.js";
+import { clientFromEnv } from "./env.js";
+
+export type SnapshotMode = "api" | "local";
+
+/** What the collector's collectJSON accepts (see shared/src/collector/types.ts). */
+export interface CollectorOptions {
+  maxElements?: number;
+  occlusion?: boolean;
+  frames?: boolean;
+  maxTextLength?: number;
+  viewportOnly?: boolean;
+}
+
+export interface PageSnapshotOptions {
+  goal?: string;
+  /** Most elements returned (default 50, capped at 100 by the server). */
+  limit?: number;
+  filter?: Filter;
+  /**
+   * `api` sends the capture to POST /v1/snapshot (1 credit); `local` refines in this process
+   * (no server, no credits). Default: `api` when a client is given or SIGHTLINE_API_KEY is
+   * set, else `local`.
+   */
+  mode?: SnapshotMode;
+  /** Client for API mode (default: from SIGHTLINE_BASE_URL / SIGHTLINE_API_KEY). */
+  client?: Sightline;
+  /** Cap for local mode, like the server's SIGHTLINE_SNAPSHOT_CAP. Default 100. */
+  cap?: number;
+  collector?: CollectorOptions;
+  /** Path of dist/collector.js, when not the one beside this package. */
+  bundlePath?: string;
+}
+
+/**
+ * A snapshot response plus the request that produced it. In local mode nothing is charged:
+ * `credits_used` is 0 and `credits_remaining` is null.
+ */
+export type PageSnapshot = Omit<SnapshotResponse, "credits_remaining"> & {
+  credits_remaining: number | null;
+  mode: SnapshotMode;
+  request: SnapshotRequest;
+};
+
+/** Runs the collector in the page and returns the /v1/snapshot request body it built. */
+export async function collectPage(page: Page, opts: { collector?: CollectorOptions; bundlePath?: string } = {}): Promise<SnapshotRequest> {
+  await injectCollector(page, opts.bundlePath);
+  const json = await page.evaluate((o) => {
+    const s = (globalThis as unknown as { sightline: { collectJSON(o: unknown): Promise<string> } }).sightline;
+    return s.collectJSON(o);
+  }, opts.collector ?? {});
+  return JSON.parse(json) as SnapshotRequest;
+}
+
+/** Builds the request body from a capture and the caller's goal/limit/filter. */
+export function snapshotRequest(captured: SnapshotRequest, opts: Pick<PageSnapshotOptions, "goal" | "limit" | "filter">): SnapshotRequest {
+  const req: SnapshotRequest = { ...captured };
+  if (opts.goal) req.goal = opts.goal;
+  if (opts.limit !== undefined || opts.filter !== undefined) {
+    req.options = { ...(opts.limit !== undefined ? { limit: opts.limit } : {}), ...(opts.filter ? { filter: opts.filter } : {}) };
+  }
+  return req;
+}
+
+/** Refines a request in this process exactly as the server would (no ML reranker). */
+export function refineLocally(req: SnapshotRequest, cap: number = SNAPSHOT_DEFAULT_CAP): PageSnapshot {
+  const result = refineSnapshot(req, { cap });
+  return {
+    status: "success",
+    url: req.url,
+    timestamp: new Date().toISOString(),
+    credits_used: 0,
+    credits_remaining: null,
+    error: null,
+    ...result,
+    mode: "local",
+    request: req,
+  };
+}
+
+export async function snapshot(page: Page, opts: PageSnapshotOptions = {}): Promise<PageSnapshot> {
+  const client = opts.client ?? (opts.mode === "local" ? null : clientFromEnv());
+  const mode: SnapshotMode = opts.mode ?? (client ? "api" : "local");
+  const req = snapshotRequest(await collectPage(page, opts), opts);
+  if (mode === "local") return refineLocally(req, opts.cap);
+  if (!client) throw new Error("Sightline snapshot: API mode needs a client or SIGHTLINE_API_KEY (or use mode: \"local\")");
+  const res = await client.snapshot(req);
+  return { ...res, mode: "api", request: req };
+}
