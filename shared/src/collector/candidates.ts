@@ -1,0 +1,94 @@
+// Which elements become raw elements, decided from the tag, one pass over the attributes and
+// the computed style the walk already has (O(1) per element).
+
+/** Kinds of candidate: interactive controls, or structural elements of the ranking table. */
+export const enum Kind {
+  None = 0,
+  Interactive = 1,
+  Structural = 2,
+}
+
+export const INTERACTIVE_ROLES = new Set([
+  "button", "link", "checkbox", "radio", "switch", "tab", "menuitem", "menuitemcheckbox", "menuitemradio",
+  "option", "textbox", "searchbox", "combobox", "spinbutton", "slider", "scrollbar", "treeitem", "gridcell",
+  "listbox", "tree", "grid", "treegrid", "menubar", "tablist", "radiogroup", "toolbar", "columnheader", "rowheader",
+]);
+
+/** Roles worth reporting even though nobody clicks them (the ranking table's lower tiers and landmarks). */
+export const STRUCTURAL_ROLES = new Set([
+  "heading", "list", "listitem", "article", "region", "section", "navigation", "menu", "img", "image", "figure",
+  "status", "alert", "alertdialog", "dialog", "banner", "contentinfo", "main", "complementary", "form", "search",
+  "table", "row", "cell", "tabpanel", "group", "log", "marquee", "timer", "progressbar", "meter", "tooltip",
+  "note", "definition", "term", "math", "feed", "document", "application", "separator", "caption", "blockquote",
+  "code", "deletion", "insertion", "emphasis", "strong", "subscript", "superscript", "paragraph", "time",
+  "rowgroup", "directory", "doc-subtitle", "graphics-document", "graphics-object", "graphics-symbol",
+  "comment", "mark", "suggestion", "associationlist", "associationlistitemkey", "associationlistitemvalue",
+  "sectionheader", "sectionfooter", "label", "legend", "figcaption", "emphasis",
+]);
+
+const INTERACTIVE_TAGS = new Set(["button", "select", "textarea", "summary", "iframe"]);
+const STRUCTURAL_TAGS = new Set([
+  "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "menu", "li", "article", "section", "nav", "img", "figure",
+  "dialog", "header", "footer", "main", "aside", "form", "table", "output", "progress", "meter", "fieldset",
+]);
+
+/** Handler attributes that make an element clickable or keyboard-operable. */
+export const HANDLER_ATTRS = new Set([
+  "onclick", "onmousedown", "onmouseup", "onpointerdown", "onpointerup", "ondblclick", "ontouchstart",
+  "ontouchend", "onkeydown", "onkeyup", "onkeypress", "onchange", "oninput",
+]);
+
+export interface AttrScan {
+  roleAttr: string | null;
+  handler: boolean;
+  tabindex: number | null;
+  editable: boolean;
+}
+
+export function scanAttributes(el: Element): AttrScan {
+  const out: AttrScan = { roleAttr: null, handler: false, tabindex: null, editable: false };
+  const attrs = el.attributes;
+  for (let i = 0; i < attrs.length; i++) {
+    const a = attrs[i];
+    const n = a.name;
+    if (n === "role") out.roleAttr = a.value.trim().toLowerCase().split(/\s+/)[0] || null;
+    else if (n === "tabindex") {
+      const t = parseInt(a.value, 10);
+      out.tabindex = Number.isNaN(t) ? null : t;
+    } else if (n === "contenteditable") out.editable = a.value !== "false";
+    else if (n.charCodeAt(0) === 111 && n.charCodeAt(1) === 110 && HANDLER_ATTRS.has(n)) out.handler = true;
+  }
+  // A handler assigned from script (el.onclick = fn) has no attribute.
+  if (!out.handler && (el as HTMLElement).onclick) out.handler = true;
+  return out;
+}
+
+export function kindOf(el: Element, tag: string, scan: AttrScan): Kind {
+  if (INTERACTIVE_TAGS.has(tag)) return Kind.Interactive;
+  if (tag === "a") return el.hasAttribute("href") || scan.handler || scan.tabindex !== null ? Kind.Interactive : Kind.None;
+  if (tag === "input") return (el as HTMLInputElement).type === "hidden" ? Kind.None : Kind.Interactive;
+  if (tag === "option") {
+    const sel = el.closest("select");
+    return sel && (sel.multiple || sel.size > 1) ? Kind.Interactive : Kind.None;
+  }
+  if ((tag === "video" || tag === "audio") && el.hasAttribute("controls")) return Kind.Interactive;
+  if (scan.handler || scan.editable) return Kind.Interactive;
+  if (scan.tabindex !== null && scan.tabindex >= 0) return Kind.Interactive;
+  const r = scan.roleAttr;
+  if (r && r !== "none" && r !== "presentation" && r !== "generic") {
+    return INTERACTIVE_ROLES.has(r) ? Kind.Interactive : Kind.Structural;
+  }
+  if (STRUCTURAL_TAGS.has(tag)) return Kind.Structural;
+  if (tag === "svg" && (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby"))) return Kind.Structural;
+  return Kind.None;
+}
+
+/** Container elements that define a `group_key` bucket for their descendants. */
+export const GROUP_TAGS = new Set(["ul", "ol", "menu", "table", "nav", "form", "fieldset", "section", "main", "aside", "dl", "dialog"]);
+export const GROUP_ROLES = new Set([
+  "list", "listbox", "grid", "menu", "menubar", "tablist", "radiogroup", "toolbar", "tree", "table", "navigation",
+  "group", "rowgroup", "dialog", "form", "region", "main", "tabpanel", "treegrid", "feed",
+]);
+/** Containers whose items run horizontally as often as vertically: no x column in the key. */
+export const SEQUENCE_TAGS = new Set(["ul", "ol", "menu", "nav", "dl"]);
+export const SEQUENCE_ROLES = new Set(["list", "listbox", "menu", "menubar", "tablist", "toolbar", "navigation", "radiogroup", "tree", "feed"]);

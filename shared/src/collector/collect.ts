@@ -1,0 +1,391 @@
+// collect(): one walk over the composed tree (document, open shadow roots, same-origin
+// frames) that reads styles and boxes only (no DOM writes, so layout is computed once), then
+// a hit-test pass for occlusion. Output: a ready /v1/snapshot request body.
+import type { RawElement } from "../contract/index.js";
+import { nameOf, roleOf } from "./a11y.js";
+import { detectCaptcha } from "./captcha.js";
+import {
+  GROUP_ROLES,
+  GROUP_TAGS,
+  Kind,
+  SEQUENCE_ROLES,
+  SEQUENCE_TAGS,
+  kindOf,
+  scanAttributes,
+  type AttrScan,
+} from "./candidates.js";
+import { hoverPointerElements } from "./hover-pointer.js";
+import { nearbyText } from "./nearby-text.js";
+import { isOccluded, type HitFrame } from "./occlusion.js";
+import { isSensitiveField, scrubSecrets } from "./privacy.js";
+import { collectorState, idFor, installMutationClock, quietMs, type CollectorState } from "./state.js";
+import { styleCache, type StyleOf } from "./style-cache.js";
+import { clip, shortText, squash } from "./text.js";
+import type { CollectOptions, CollectResult } from "./types.js";
+
+const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
+const TEXT_INPUT_BUTTONS = new Set(["submit", "button", "reset", "image"]);
+const VALUE_MAX = 200;
+
+interface Frame extends HitFrame {
+  win: Window;
+  /** Visible part of this frame, top-viewport coordinates. */
+  clip: { l: number; t: number; r: number; b: number };
+  out: RawElement[];
+  hover: Set<Element>;
+  depth: number;
+}
+
+interface Inherited {
+  container: number;
+  sequence: boolean;
+  /** Inside an interactive candidate (its descendants are parts of it, not new controls). */
+  interactiveArea: number;
+  parentPointer: boolean;
+  shadow: boolean;
+}
+
+interface Pending {
+  el: Element;
+  raw: RawElement;
+  frame: Frame;
+}
+
+interface Ctx {
+  state: CollectorState;
+  style: StyleOf;
+  vw: number;
+  vh: number;
+  scrollY: number;
+  max: number;
+  textMax: number;
+  frames: boolean;
+  viewportOnly: boolean;
+  count: number;
+  pending: Pending[];
+  secrets: string[];
+}
+
+const r1 = (n: number) => Math.round(n * 10) / 10;
+
+function sequenceLike(tag: string, role: string | null): boolean {
+  return SEQUENCE_TAGS.has(tag) || (role !== null && SEQUENCE_ROLES.has(role));
+}
+
+function visitChildren(parent: Element | ShadowRoot, ctx: Ctx, f: Frame, inh: Inherited): void {
+  for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+    if (ctx.count >= ctx.max) return;
+    visit(c, ctx, f, inh);
+  }
+}
+
+function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
+  const tag = el.localName;
+  if (SKIP_TAGS.has(tag)) return;
+  const cs = ctx.style(el);
+  if (cs.display === "none" || cs.opacity === "0") return; // nothing under it can be seen
+  const scan = scanAttributes(el);
+  let kind = kindOf(el, tag, scan);
+  const pointer = cs.cursor === "pointer";
+  let hoverPointer = false;
+  if (kind === Kind.None || kind === Kind.Structural) {
+    if (pointer && !inh.parentPointer && tag !== "body" && tag !== "html") kind = Kind.Interactive;
+    else if (!pointer && f.hover.has(el)) {
+      kind = Kind.Interactive;
+      hoverPointer = true;
+    }
+  }
+  const visible = cs.visibility === "visible";
+  let next = inh;
+  let rawArea = 0;
+  let emitted: RawElement | null = null;
+
+  if (kind === Kind.None && pointer && inh.parentPointer && visible && inh.interactiveArea > 0 && cs.display !== "inline") {
+    // Nested pointer element inside a clickable region: an icon or a sub-control when it is
+    // clearly smaller than the region (at most half its area).
+    const r = el.getBoundingClientRect();
+    const area = r.width * r.height;
+    if (area > 0 && area <= inh.interactiveArea / 2) kind = Kind.Interactive;
+  }
+
+  if (kind !== Kind.None && visible) {
+    const r = el.getBoundingClientRect();
+    rawArea = r.width * r.height;
+    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, r, hoverPointer, ctx, f, inh);
+  }
+
+  const role = emitted ? (emitted.attributes?.role as string) : scan.roleAttr;
+  const isGroup = GROUP_TAGS.has(tag) || (role !== null && GROUP_ROLES.has(role));
+  const interactiveArea = kind === Kind.Interactive && rawArea > 0 ? rawArea : inh.interactiveArea;
+  if (isGroup || pointer !== inh.parentPointer || interactiveArea !== inh.interactiveArea || (el.shadowRoot && !inh.shadow)) {
+    next = {
+      container: isGroup ? idFor(el, ctx.state) : inh.container,
+      sequence: isGroup ? sequenceLike(tag, role) : inh.sequence,
+      interactiveArea,
+      parentPointer: pointer,
+      shadow: inh.shadow,
+    };
+  }
+
+  if (tag === "iframe" || tag === "frame") {
+    if (emitted && ctx.frames) walkFrame(el as HTMLIFrameElement, emitted, ctx, f);
+    return;
+  }
+  const sr = el.shadowRoot;
+  if (sr) {
+    hoverPointerElements(sr, f.hover);
+    visitChildren(sr, ctx, f, next.shadow ? next : { ...next, shadow: true });
+  }
+  visitChildren(el, ctx, f, next);
+}
+
+function emit(
+  el: Element,
+  tag: string,
+  kind: Kind,
+  scan: AttrScan,
+  cs: CSSStyleDeclaration,
+  r: DOMRect,
+  hoverPointer: boolean,
+  ctx: Ctx,
+  f: Frame,
+  inh: Inherited,
+): RawElement | null {
+  const x = r.left + f.offX;
+  const y = r.top + f.offY;
+  const w = r.width;
+  const h = r.height;
+  // Visible part: inside the top viewport and inside every frame on the way.
+  const inViewport =
+    x < Math.min(ctx.vw, f.clip.r) && x + w > Math.max(0, f.clip.l) && y < Math.min(ctx.vh, f.clip.b) && y + h > Math.max(0, f.clip.t);
+  if (ctx.viewportOnly && !inViewport) return null;
+
+  const role = roleOf(el);
+  const sensitive = isSensitiveField(el);
+  const isInput = tag === "input";
+  const inputType = isInput ? (el as HTMLInputElement).type : null;
+  let value: string | null = null;
+  let redacted: string | null = null;
+  if (isInput || tag === "textarea" || tag === "select") {
+    const v = (el as HTMLInputElement).value ?? "";
+    if (sensitive) {
+      redacted = "true";
+      if (v.length >= 3) ctx.secrets.push(v);
+    } else value = clip(v, VALUE_MAX);
+  }
+  let text: string;
+  if (isInput) text = inputType && TEXT_INPUT_BUTTONS.has(inputType) ? squash((el as HTMLInputElement).value || el.getAttribute("alt") || "") : "";
+  else if (tag === "textarea") text = "";
+  else if (tag === "select") {
+    const sel = el as HTMLSelectElement;
+    const opt = sel.selectedIndex >= 0 ? sel.options[sel.selectedIndex] : null;
+    text = opt ? squash(opt.text) : "";
+  } else text = shortText(el, ctx.textMax);
+
+  const name = clip(nameOf(el, role, ctx.style), 300);
+  const isToggle = inputType === "checkbox" || inputType === "radio";
+  const nativeDisabled = (el as HTMLButtonElement).disabled;
+  const attrs: Record<string, string | null> = {
+    role,
+    type_: el.getAttribute("type"),
+    aria_label: name || null,
+    href: tag === "a" || tag === "area" ? (el as HTMLAnchorElement).href || el.getAttribute("href") : el.getAttribute("href"),
+    nearby_text: nearbyText(el),
+    name: el.getAttribute("name"),
+    input_type: inputType,
+    value,
+    value_redacted: redacted,
+    checked: isToggle ? String((el as HTMLInputElement).checked) : null,
+    disabled: typeof nativeDisabled === "boolean" ? String(nativeDisabled) : null,
+    aria_checked: el.getAttribute("aria-checked"),
+    aria_disabled: el.getAttribute("aria-disabled"),
+    aria_expanded: el.getAttribute("aria-expanded"),
+    placeholder: el.getAttribute("placeholder"),
+    title: el.getAttribute("title"),
+    alt: el.getAttribute("alt"),
+    id: el.id || null,
+  };
+  const cls = el.getAttribute("class");
+  if (cls) attrs.class_name = clip(cls.trim(), 100);
+  // Sightline additions, only when they carry something.
+  if (scan.handler) attrs.has_click_handler = "true";
+  if (kind === Kind.Interactive && (cs.cursor === "pointer" || hoverPointer)) attrs.is_clickable = "true";
+  if (hoverPointer) attrs.cursor_on_hover = "pointer";
+  if (scan.tabindex !== null) attrs.tabindex = String(scan.tabindex);
+  if (scan.editable) attrs.contenteditable = "true";
+  if (inh.shadow) attrs.in_shadow = "true";
+  const ac = el.getAttribute("autocomplete");
+  if (ac) attrs.autocomplete = ac;
+  if (tag.length === 2 && tag[0] === "h" && tag[1] >= "1" && tag[1] <= "6") attrs.level = tag[1];
+  if (f.depth > 0) attrs.frame_depth = String(f.depth);
+
+  const id = idFor(el, ctx.state);
+  const cx = x + w / 2;
+  const cy = y + h / 2;
+  const raw: RawElement = {
+    id,
+    tag,
+    rect: { x: r1(x), y: r1(y), width: r1(w), height: r1(h) },
+    styles: {
+      z_index: cs.zIndex,
+      cursor: hoverPointer ? "pointer" : cs.cursor,
+      background_color: cs.backgroundColor,
+      color: cs.color,
+      font_size: cs.fontSize,
+      font_weight: cs.fontWeight,
+      opacity: cs.opacity,
+      position: cs.position,
+    },
+    attributes: attrs,
+    text,
+    in_viewport: inViewport,
+    is_occluded: false,
+    scroll_y: r1(ctx.scrollY),
+    center_x: r1(cx),
+    center_y: r1(cy),
+    doc_y: r1(cy + ctx.scrollY),
+    group_key: `${inh.container}|${role}${inh.sequence ? "" : `|x${Math.round(x / 16)}`}`,
+  };
+  f.out.push(raw);
+  ctx.count++;
+  if (inViewport) ctx.pending.push({ el, raw, frame: f });
+  return raw;
+}
+
+function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, parent: Frame): void {
+  const attrs = raw.attributes as Record<string, string | null>;
+  attrs.role = attrs.role === "generic" ? "iframe" : attrs.role;
+  const src = iframe.getAttribute("src");
+  if (src) attrs.iframe_src = clip(iframe.src || src, 300);
+  let doc: Document | null = null;
+  try {
+    doc = iframe.contentDocument;
+  } catch {
+    doc = null;
+  }
+  if (!doc) {
+    // Cross-origin (or not loaded): the frame is reported, its content cannot be read.
+    attrs.frame = iframe.contentWindow ? "cross-origin" : "unavailable";
+    raw.iframe_content = [];
+    return;
+  }
+  attrs.frame = "same-origin";
+  if (parent.depth + 1 > 4 || !doc.documentElement) {
+    raw.iframe_content = [];
+    return;
+  }
+  const r = iframe.getBoundingClientRect();
+  const pcs = ctx.style(iframe);
+  const offX = parent.offX + r.left + iframe.clientLeft + (parseFloat(pcs.paddingLeft) || 0);
+  const offY = parent.offY + r.top + iframe.clientTop + (parseFloat(pcs.paddingTop) || 0);
+  const cw = iframe.clientWidth - (parseFloat(pcs.paddingLeft) || 0) - (parseFloat(pcs.paddingRight) || 0);
+  const ch = iframe.clientHeight - (parseFloat(pcs.paddingTop) || 0) - (parseFloat(pcs.paddingBottom) || 0);
+  const frame: Frame = {
+    doc,
+    win: doc.defaultView ?? window,
+    offX,
+    offY,
+    frameEl: iframe,
+    parent,
+    clip: {
+      l: Math.max(parent.clip.l, offX),
+      t: Math.max(parent.clip.t, offY),
+      r: Math.min(parent.clip.r, offX + cw),
+      b: Math.min(parent.clip.b, offY + ch),
+    },
+    out: [],
+    hover: new Set(),
+    depth: parent.depth + 1,
+  };
+  hoverPointerElements(doc, frame.hover);
+  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false };
+  if (doc.body) visit(doc.body, ctx, frame, inh);
+  raw.iframe_content = frame.out;
+}
+
+/** The scrub pass: a secret value that leaked into a name or text (embedded controls) is masked. */
+function scrub(list: RawElement[], secrets: string[]): void {
+  for (const raw of list) {
+    raw.text = scrubSecrets(raw.text ?? "", secrets);
+    const a = raw.attributes as Record<string, string | null>;
+    for (const k of ["aria_label", "nearby_text", "value", "title", "placeholder"]) {
+      if (a[k]) a[k] = scrubSecrets(a[k] as string, secrets);
+    }
+    if (raw.iframe_content && raw.iframe_content.length) scrub(raw.iframe_content as RawElement[], secrets);
+  }
+}
+
+export async function collect(options: CollectOptions = {}): Promise<CollectResult> {
+  return collectSync(options);
+}
+
+export function collectSync(options: CollectOptions = {}): CollectResult {
+  const t0 = performance.now();
+  const phases: Record<string, number> = {};
+  const mark = (name: string, since: number): number => {
+    const now = performance.now();
+    phases[name] = Math.round((now - since) * 10) / 10;
+    return now;
+  };
+  const state = collectorState();
+  installMutationClock(document, state);
+  const vw = window.innerWidth || document.documentElement.clientWidth;
+  const vh = window.innerHeight || document.documentElement.clientHeight;
+  const ctx: Ctx = {
+    state,
+    style: styleCache(),
+    vw,
+    vh,
+    scrollY: window.scrollY,
+    max: options.maxElements ?? 8000,
+    textMax: options.maxTextLength ?? 200,
+    frames: options.frames !== false,
+    viewportOnly: options.viewportOnly === true,
+    count: 0,
+    pending: [],
+    secrets: [],
+  };
+  const top: Frame = {
+    doc: document,
+    win: window,
+    offX: 0,
+    offY: 0,
+    frameEl: null,
+    parent: null,
+    clip: { l: 0, t: 0, r: vw, b: vh },
+    out: [],
+    hover: new Set(),
+    depth: 0,
+  };
+  let t = performance.now();
+  hoverPointerElements(document, top.hover);
+  t = mark("hover_rules", t);
+  const root = document.body ?? document.documentElement;
+  if (root) {
+    visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false });
+  }
+  t = mark("walk", t);
+  if (options.occlusion !== false) {
+    for (const p of ctx.pending) p.raw.is_occluded = isOccluded(p.el, p.raw.rect, p.frame, vw, vh);
+  }
+  t = mark("occlusion", t);
+  if (ctx.secrets.length) scrub(top.out, ctx.secrets);
+  const captcha = detectCaptcha(document);
+  t = mark("captcha", t);
+  const nodeCount = document.getElementsByTagName("*").length;
+  mark("total", t0);
+  const metrics: Record<string, unknown> = {
+    ready_state: document.readyState,
+    quiet_ms: quietMs(state),
+    node_count: nodeCount,
+    collect_ms: phases.total,
+  };
+  if (options.timings) metrics.phases_ms = phases;
+  return {
+    url: location.href,
+    viewport: { width: vw, height: vh },
+    raw_elements: top.out,
+    client_metrics: metrics as CollectResult["client_metrics"],
+    client_diagnostics: { captcha },
+  };
+}

@@ -1,0 +1,87 @@
+// Occlusion by hit-testing. The centre is tested first (where an agent clicks); only when
+// something else is there are four inset points tested, so an element is never called
+// occluded from one point (a badge over the centre of a wide button does not hide it).
+// Hits are shadow-aware (descend through open shadow roots) and frame-aware (each frame in
+// the chain must be the top hit in its parent before the frame's own document is tested).
+
+export interface HitFrame {
+  doc: Document;
+  /** Frame content origin in top-viewport coordinates. */
+  offX: number;
+  offY: number;
+  /** The <iframe> element in the parent document (null for the top document). */
+  frameEl: Element | null;
+  parent: HitFrame | null;
+}
+
+function composedParent(n: Element): Element | null {
+  if (n.parentElement) return n.parentElement;
+  const p = n.parentNode;
+  return p && (p as ShadowRoot).host ? (p as ShadowRoot).host : null;
+}
+
+/** Topmost element at a point, descending into open shadow roots. */
+export function deepElementFromPoint(root: Document, x: number, y: number): Element | null {
+  let hit = root.elementFromPoint(x, y);
+  for (let i = 0; hit && hit.shadowRoot && i < 32; i++) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/** The hit counts as the element itself: the element, its descendant, its ancestor, or its label. */
+function isSelf(el: Element, hit: Element | null): boolean {
+  if (!hit) return false;
+  if (hit === el) return true;
+  for (let n: Element | null = hit, i = 0; n && i < 64; n = composedParent(n), i++) {
+    if (n === el) return true;
+    if (n.localName === "label" && (n as HTMLLabelElement).control === el) return true;
+  }
+  // An ancestor on top means nothing else covers the element there (pointer-events:none
+  // children, transparent icons): not occluded.
+  for (let n: Element | null = composedParent(el), i = 0; n && i < 64; n = composedParent(n), i++) {
+    if (n === hit) return true;
+  }
+  return false;
+}
+
+function hitsSelf(el: Element, frame: HitFrame, x: number, y: number): boolean {
+  const chain: HitFrame[] = [];
+  for (let f: HitFrame | null = frame; f; f = f.parent) chain.unshift(f);
+  for (let i = 0; i < chain.length; i++) {
+    const f = chain[i];
+    const hit = deepElementFromPoint(f.doc, x - f.offX, y - f.offY);
+    if (i < chain.length - 1) {
+      if (hit !== chain[i + 1].frameEl) return false;
+    } else return isSelf(el, hit);
+  }
+  return false;
+}
+
+/** `rect` in top-viewport coordinates; points outside the viewport are not tested. */
+export function isOccluded(el: Element, rect: { x: number; y: number; width: number; height: number }, frame: HitFrame, vw: number, vh: number): boolean {
+  const inView = (x: number, y: number) => x >= 0 && y >= 0 && x < vw && y < vh;
+  const cx = rect.x + rect.width / 2;
+  const cy = rect.y + rect.height / 2;
+  if (inView(cx, cy) && hitsSelf(el, frame, cx, cy)) return false;
+  let tested = 0;
+  let self = 0;
+  for (const [fx, fy] of INSETS) {
+    const x = rect.x + rect.width * fx;
+    const y = rect.y + rect.height * fy;
+    if (!inView(x, y)) continue;
+    tested++;
+    if (hitsSelf(el, frame, x, y)) self++;
+  }
+  if (!tested) return !inView(cx, cy) ? false : true;
+  return self < 2 && self < tested;
+}
+
+const INSETS: Array<[number, number]> = [
+  [0.2, 0.2],
+  [0.8, 0.2],
+  [0.2, 0.8],
+  [0.8, 0.8],
+];

@@ -1,0 +1,30 @@
+// Fields whose values must never leave the page: passwords, one-time codes, payment cards.
+
+const SECRET_NAME = /(?:^|[^a-z])(?:cvv2?|cvc2?|csc|card[-_ ]?(?:number|num|no)|cc[-_ ]?(?:num|number|csc|exp)|otp|one[-_ ]?time[-_ ]?(?:code|password)|passw(?:or)?d|pin[-_ ]?code)(?:$|[^a-z])/i;
+
+/** True for a form control whose value is a secret (type, autocomplete tokens, or name). */
+export function isSensitiveField(el: Element): boolean {
+  const tag = el.localName;
+  if (tag !== "input" && tag !== "textarea") return false;
+  const type = (el.getAttribute("type") ?? "").toLowerCase();
+  if (type === "password") return true;
+  const ac = (el.getAttribute("autocomplete") ?? "").toLowerCase();
+  if (ac) {
+    for (const token of ac.split(/\s+/)) {
+      if (token === "one-time-code" || token.startsWith("cc-") || token === "current-password" || token === "new-password") return true;
+    }
+  }
+  const named = `${el.getAttribute("name") ?? ""} ${el.id}`;
+  return SECRET_NAME.test(named);
+}
+
+/**
+ * Removes secret values from strings that are built from the page (an accessible name can
+ * embed a textbox's value): every occurrence of a secret of 3+ characters becomes "•••".
+ */
+export function scrubSecrets(s: string, secrets: string[]): string {
+  if (!s || !secrets.length) return s;
+  let out = s;
+  for (const secret of secrets) if (out.includes(secret)) out = out.split(secret).join("•••");
+  return out;
+}

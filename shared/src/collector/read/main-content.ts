@@ -1,0 +1,80 @@
+// Main-content fallback for pages Readability rejects or shrinks (products, listings, forums):
+// pick the main region (main / [role=main] / the largest content container, else <body>) and
+// copy it without boilerplate (navigation, banners, footers, asides, hidden nodes, controls).
+const DROP_TAGS = new Set([
+  "script", "style", "noscript", "template", "svg", "iframe", "button", "select", "input", "textarea", "nav",
+  "aside", "dialog", "canvas", "video", "audio", "object", "embed", "link", "meta",
+]);
+const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementary", "search", "dialog", "alertdialog", "menu", "menubar", "toolbar", "tablist"]);
+const BOILERPLATE = /(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|footer|site-?header|masthead|sidebar|cookies?|consent|gdpr|social|share|sharing|newsletter|subscribe|popup|modal|advert|ads|advertisement|promo|skip-?link|related|recommended)(?:$|[\s_-])/i;
+const MAIN_SELECTORS = 'main, [role="main"], #main, #content, #main-content, .main-content, #primary, .post, .thread, article';
+
+function textLen(el: Element): number {
+  return (el.textContent ?? "").replace(/\s+/g, " ").length;
+}
+
+function linkTextLen(el: Element): number {
+  let n = 0;
+  el.querySelectorAll("a").forEach((a) => (n += (a.textContent ?? "").replace(/\s+/g, " ").length));
+  return n;
+}
+
+/** The region holding the page's main content. */
+export function mainRegion(doc: Document): Element | null {
+  const body = doc.body;
+  if (!body) return null;
+  const total = textLen(body) || 1;
+  let best: Element | null = null;
+  let bestLen = 0;
+  doc.querySelectorAll(MAIN_SELECTORS).forEach((el) => {
+    const len = textLen(el);
+    // `main` and role=main are trusted when they hold a fair share of the page; other
+    // containers must hold most of it.
+    const isMain = el.localName === "main" || el.getAttribute("role") === "main";
+    if (len >= total * (isMain ? 0.2 : 0.4) && len > bestLen * (isMain ? 0.8 : 1.2)) {
+      best = el;
+      bestLen = len;
+    }
+  });
+  return best ?? body;
+}
+
+function isBoilerplate(el: Element, inArticle: boolean): boolean {
+  const tag = el.localName;
+  if (DROP_TAGS.has(tag)) return true;
+  if ((tag === "header" || tag === "footer") && !inArticle) return true;
+  if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
+  const role = el.getAttribute("role");
+  if (role && DROP_ROLES.has(role)) return true;
+  const key = `${el.id} ${typeof el.className === "string" ? el.className : ""}`;
+  if (key.length > 1 && BOILERPLATE.test(key)) {
+    // Only drop link-heavy blocks: a "related-content" wrapper around the article text stays.
+    const len = textLen(el);
+    if (len < 40 || linkTextLen(el) / len > 0.4) return true;
+  }
+  return false;
+}
+
+/** A detached copy of the main region without boilerplate or hidden nodes. */
+export function mainContent(doc: Document): Element | null {
+  const region = mainRegion(doc);
+  if (!region) return null;
+  const view = doc.defaultView;
+  const copy = (src: Element, inArticle: boolean): Element => {
+    const out = src.cloneNode(false) as Element;
+    for (let c = src.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) out.appendChild(c.cloneNode(false));
+      else if (c.nodeType === 1) {
+        const el = c as Element;
+        if (isBoilerplate(el, inArticle)) continue;
+        if (view) {
+          const cs = view.getComputedStyle(el);
+          if (cs.display === "none" || cs.visibility === "hidden") continue;
+        }
+        out.appendChild(copy(el, inArticle || el.localName === "article" || el.localName === "main"));
+      }
+    }
+    return out;
+  };
+  return copy(region, region.localName === "article" || region.localName === "main");
+}

@@ -1,0 +1,63 @@
+// read(): the page's main content as Markdown (default) or text. Readability runs on a clone
+// of the document; when it fails or keeps too little of the main region (product, listing and
+// forum pages), the main-content fallback is used instead.
+import { Readability } from "@mozilla/readability";
+import type { ReadOptions, ReadResult } from "../types.js";
+import { squash } from "../text.js";
+import { mainContent } from "./main-content.js";
+import { toMarkdown } from "./markdown.js";
+import { metaDescription, metaTitle } from "./metadata.js";
+import { toText } from "./to-text.js";
+
+/** Readability's output is kept when it holds at least this share of the fallback's text. */
+const MIN_SHARE = 0.35;
+
+interface Extracted {
+  node: Element | null;
+  title: string;
+  excerpt: string;
+}
+
+function readability(doc: Document): Extracted | null {
+  try {
+    const clone = doc.cloneNode(true) as Document;
+    const article = new Readability<Element>(clone, { serializer: (n) => n as Element }).parse();
+    if (!article || !article.content) return null;
+    return { node: article.content, title: squash(article.title ?? ""), excerpt: squash(article.excerpt ?? "") };
+  } catch {
+    return null;
+  }
+}
+
+function plainLength(node: Element | null): number {
+  return node ? (node.textContent ?? "").replace(/\s+/g, " ").trim().length : 0;
+}
+
+export async function read(options: ReadOptions = {}): Promise<ReadResult> {
+  return readSync(options);
+}
+
+export function readSync(options: ReadOptions = {}): ReadResult {
+  const doc = document;
+  const format = options.format === "text" ? "text" : "markdown";
+  const r = readability(doc);
+  let node: Element | null = r?.node ?? null;
+  const rLen = plainLength(node);
+  let fallback: Element | null = null;
+  try {
+    fallback = mainContent(doc);
+  } catch {
+    fallback = null;
+  }
+  const fLen = plainLength(fallback);
+  if (!node || rLen < 200 || rLen < fLen * MIN_SHARE) node = fallback && fLen > rLen ? fallback : node;
+  let content = node ? (format === "markdown" ? toMarkdown(node) : toText(node)) : "";
+  if (options.contentLimit !== undefined && options.contentLimit >= 0 && content.length > options.contentLimit) {
+    content = content.slice(0, options.contentLimit);
+  }
+  return {
+    title: r?.title || metaTitle(doc),
+    description: r?.excerpt || metaDescription(doc),
+    content,
+  };
+}
