@@ -4,6 +4,7 @@ import Koa from "koa";
 import { Router } from "@koa/router";
 import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
+import { refineSnapshot } from "@sightline/shared/refine";
 import type { ServerConfig } from "./config.js";
 import type { AppDeps, AppState } from "./context.js";
 import type { Ledger } from "./ledger/index.js";
@@ -19,6 +20,8 @@ export interface AppParts {
   ledger: Ledger;
   logger: Logger;
   reranker?: Reranker | null;
+  /** The refinement engine; replaceable only to inject faults in tests. */
+  refine?: typeof refineSnapshot;
 }
 
 export interface CreatedApp {
@@ -35,6 +38,7 @@ export function createApp(parts: AppParts): CreatedApp {
     ledger: parts.ledger,
     logger: parts.logger,
     reranker: parts.reranker ?? null,
+    refine: parts.refine ?? refineSnapshot,
     api: createApiChain({
       ledger: parts.ledger,
       rateLimitPerMinute: parts.config.rateLimitPerMinute,

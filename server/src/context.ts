@@ -3,6 +3,7 @@ import type { ParameterizedContext, Middleware } from "koa";
 import type { Router } from "@koa/router";
 import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
+import type { refineSnapshot } from "@sightline/shared/refine";
 import type { ServerConfig } from "./config.js";
 import type { Account, Ledger } from "./ledger/index.js";
 import type { ApiChain } from "./middleware/api.js";
@@ -28,6 +29,8 @@ export interface AppDeps {
   logger: Logger;
   /** Learned reranker for goal ranking, or null (see ranking.ts). */
   reranker: Reranker | null;
+  /** The refinement engine (shared/src/refine). */
+  refine: typeof refineSnapshot;
   /**
    * Middleware for an authenticated /v1 endpoint: `router.post(path, ...deps.api("observe"), handler)`.
    * The handler gets `ctx.state.account` and the parsed `ctx.request.body`.

@@ -1,7 +1,7 @@
 // @sightline/server: start the HTTP server in-process (tests, benchmarks, main.ts).
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createApp } from "./app.js";
+import { createApp, type AppParts } from "./app.js";
 import { loadConfig, type ServerConfig } from "./config.js";
 import { Ledger, ledgerFile } from "./ledger/index.js";
 import { createLogger } from "./logger.js";
@@ -28,12 +28,16 @@ export interface RunningServer {
  * Starts Sightline. Configuration comes from process.env, then `overrides` (tests pass
  * `{ port: 0, dataDir: tmp }`).
  */
-export async function startServer(overrides: Partial<ServerConfig> = {}, env: Record<string, string | undefined> = process.env): Promise<RunningServer> {
+export async function startServer(
+  overrides: Partial<ServerConfig> = {},
+  env: Record<string, string | undefined> = process.env,
+  inject: Pick<AppParts, "refine"> = {},
+): Promise<RunningServer> {
   const config = loadConfig(env, overrides);
   const logger = createLogger(config.logLevel);
   const ledger = await Ledger.open(ledgerFile(config.dataDir));
   const reranker = await loadReranker(config, logger);
-  const created = createApp({ config, ledger, logger, reranker });
+  const created = createApp({ config, ledger, logger, reranker, ...inject });
 
   const server: Server = createServer(created.app.callback());
   server.keepAliveTimeout = 10_000;

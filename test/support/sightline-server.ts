@@ -14,7 +14,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type RunningServer, type ServerConfig } from "@sightline/server";
+import { startServer, type AppParts, type RunningServer, type ServerConfig } from "@sightline/server";
 
 export interface SightlineOptions {
   /** Config overrides (port, host and dataDir are set for you unless given). */
@@ -23,6 +23,8 @@ export interface SightlineOptions {
   env?: Record<string, string | undefined>;
   /** Reuse a data dir (e.g. to test a restart); it is then NOT deleted on close. */
   dataDir?: string;
+  /** Replaces the refinement engine (fault injection only). */
+  refine?: AppParts["refine"];
 }
 
 export interface Sightline {
@@ -47,6 +49,7 @@ export async function startSightline(opts: SightlineOptions = {}): Promise<Sight
   const server = await startServer(
     { host: "127.0.0.1", port: 0, dataDir, logLevel: "silent", rateLimitPerMinute: 0, ...opts.config },
     opts.env ?? {},
+    opts.refine ? { refine: opts.refine } : {},
   );
   const { ledger } = server;
   const accountOf = async (key: string) => {

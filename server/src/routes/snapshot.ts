@@ -7,7 +7,6 @@ import {
   validateSnapshotRequest,
   type SnapshotResponse,
 } from "@sightline/shared/contract";
-import { refineSnapshot } from "@sightline/shared/refine";
 import type { AppDeps, AppRouter } from "../context.js";
 
 export function registerSnapshot(router: AppRouter, deps: AppDeps): void {
@@ -18,7 +17,7 @@ export function registerSnapshot(router: AppRouter, deps: AppDeps): void {
     const reservation = await ledger.reserve(account.id, SNAPSHOT_CREDITS);
     let refined;
     try {
-      refined = refineSnapshot(req, { cap: config.snapshotCap, reranker: deps.reranker });
+      refined = deps.refine(req, { cap: config.snapshotCap, reranker: deps.reranker });
     } catch (err) {
       await reservation.release();
       logger.error({ req_id: ctx.state.requestId, err }, "refinement failed");
