@@ -1,0 +1,4 @@
+import { defineBackground } from "#imports";
+import { startBackground } from "../src/background.js";
+
+export default defineBackground(startBackground);

@@ -1,0 +1,3 @@
+import { startPanel } from "../../src/panel/app.js";
+
+void startPanel();

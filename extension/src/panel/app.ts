@@ -1,0 +1,282 @@
+// The side panel: settings, Map, Read, Visual, overlay toggle and export, for one target tab.
+// The target is `?tabId=N` when given (the panel opened as a page for a known tab), otherwise the
+// active tab of the window the panel is in (it follows tab switches).
+import { browser } from "wxt/browser";
+import type { PageScroll, PanelResults, ReadResult, TabInfo } from "../messages.js";
+import { ask } from "./bridge.js";
+import { $, copyText, download } from "./dom.js";
+import { rank, readPage, testConnection, type RankedSnapshot } from "./engine.js";
+import { boxOf, renderMap } from "./map-view.js";
+import { drawMarks, loadImage } from "./marks.js";
+import { formatPrompt } from "./prompt.js";
+import { DEFAULT_SETTINGS, loadSettings, saveSettings, type Settings } from "./settings.js";
+import { busy, done, failed, showMode } from "./status.js";
+
+type Capture = PanelResults["collect"];
+
+interface State {
+  tab: TabInfo | null;
+  settings: Settings;
+  capture: Capture | null;
+  snapshot: RankedSnapshot | null;
+  goal: string;
+  read: ReadResult | null;
+  overlay: boolean;
+}
+
+const fixedTabId = (() => {
+  const v = new URLSearchParams(location.search).get("tabId");
+  const n = v === null ? NaN : Number(v);
+  return Number.isInteger(n) && n >= 0 ? n : undefined;
+})();
+
+const state: State = { tab: null, settings: DEFAULT_SETTINGS, capture: null, snapshot: null, goal: "", read: null, overlay: false };
+let running = false;
+
+async function target(): Promise<TabInfo> {
+  const tab = await ask({ type: "tab", tabId: fixedTabId ?? state.tab?.tabId });
+  if (state.tab?.tabId !== tab.tabId) resetForTab(tab);
+  state.tab = tab;
+  $("#tab-title").textContent = tab.title || tab.url;
+  $("#tab-title").title = tab.url;
+  return tab;
+}
+
+function resetForTab(tab: TabInfo): void {
+  state.capture = null;
+  state.snapshot = null;
+  state.read = null;
+  state.tab = tab;
+  renderMap(null, mapHandlers);
+  $("#read-result").hidden = true;
+  $("#read-empty").hidden = false;
+  ($("#copy-read") as HTMLButtonElement).disabled = true;
+  $("#visual-canvas").hidden = true;
+  $("#visual-empty").hidden = false;
+  $("#visual-info").textContent = "";
+  ($("#overlay-toggle") as HTMLInputElement).checked = false;
+  state.overlay = false;
+  showMode(null, null);
+}
+
+/** Runs one user action at a time, with its errors shown in words. */
+async function action(fn: () => Promise<void>): Promise<void> {
+  if (running) return;
+  running = true;
+  document.body.setAttribute("aria-busy", "true");
+  try {
+    await fn();
+  } catch (err) {
+    failed(err);
+  } finally {
+    running = false;
+    document.body.removeAttribute("aria-busy");
+  }
+}
+
+async function capture(step: [number, number]): Promise<Capture> {
+  const tab = await target();
+  busy(`reading ${new URL(tab.url).host || "the page"}…`, step);
+  state.capture = await ask({ type: "collect", tabId: tab.tabId });
+  return state.capture;
+}
+
+async function rankNow(fresh: boolean): Promise<void> {
+  const steps = fresh || !state.capture ? 2 : 1;
+  const cap = fresh || !state.capture ? await capture([1, steps]) : state.capture;
+  state.goal = ($("#goal") as HTMLInputElement).value.trim();
+  busy(state.settings.backendUrl ? "ranking with the backend…" : "ranking in the extension…", [steps, steps]);
+  const out = await rank(cap, state.goal, state.settings);
+  state.snapshot = out.result;
+  showMode(out.mode, out.note);
+  renderMap(state.snapshot, mapHandlers, cap.scroll);
+  if (state.overlay) await drawOverlay();
+  done(`Ranked ${out.result.elements.length} of ${cap.raw_elements.length} elements${state.goal ? ` for “${state.goal}”` : ""}.`);
+}
+
+const scroll = (): PageScroll | undefined => state.capture?.scroll;
+
+const mapHandlers = {
+  hover(box: Parameters<typeof boxOf>[0] extends never ? never : ReturnType<typeof boxOf> | null) {
+    if (!state.tab) return;
+    ask({ type: "highlight", tabId: state.tab.tabId, box, scroll: scroll() }).catch(() => undefined);
+  },
+  select(box: ReturnType<typeof boxOf>) {
+    if (!state.tab) return;
+    ask({ type: "scroll-to", tabId: state.tab.tabId, box, scroll: scroll() }).catch(failed);
+  },
+};
+
+async function drawOverlay(): Promise<void> {
+  if (!state.tab) return;
+  const boxes = state.overlay && state.snapshot ? state.snapshot.elements.map(boxOf) : null;
+  const { shown } = await ask({ type: "overlay", tabId: state.tab.tabId, boxes, scroll: scroll() });
+  if (state.overlay) done(`${shown} numbered boxes on the page.`);
+}
+
+async function readNow(): Promise<void> {
+  const tab = await target();
+  busy("extracting the readable content…", [1, 2]);
+  const local = await ask({ type: "read", tabId: tab.tabId });
+  busy(state.settings.backendUrl ? "converting with the backend…" : "formatting…", [2, 2]);
+  const out = await readPage(tab.url, local, state.settings);
+  state.read = out.result;
+  showMode(out.mode, out.note);
+  $("#read-title").textContent = out.result.title || "(untitled page)";
+  $("#read-description").textContent = out.result.description || "";
+  $("#read-description").hidden = !out.result.description;
+  $("#read-content").textContent = out.result.content || "This page has no readable text.";
+  $("#read-result").hidden = false;
+  $("#read-empty").hidden = true;
+  ($("#copy-read") as HTMLButtonElement).disabled = false;
+  done(`${out.result.content.length.toLocaleString()} characters of Markdown.`);
+}
+
+function readMarkdown(r: ReadResult): string {
+  return [`# ${r.title}`, r.description ? `\n> ${r.description}` : "", "", r.content].join("\n");
+}
+
+async function visualNow(): Promise<void> {
+  if (!state.snapshot) await rankNow(true);
+  const tab = await target();
+  busy("taking the screenshot…");
+  // Boxes must match the picture: re-collect geometry right before the screenshot when the
+  // page has scrolled since the ranking.
+  const shot = await ask({ type: "screenshot", tabId: tab.tabId });
+  const snap = state.snapshot!;
+  const img = await loadImage(shot.dataUrl);
+  const canvas = $("#visual-canvas") as HTMLCanvasElement;
+  const drawn = drawMarks(canvas, img, snap.elements.map(boxOf), snap.viewport.width);
+  canvas.hidden = false;
+  canvas.dataset.marks = String(drawn);
+  $("#visual-empty").hidden = true;
+  $("#visual-info").textContent = `${drawn} marked elements in view (ids as in Map).`;
+  ($("#download-visual") as HTMLButtonElement).disabled = false;
+  done();
+}
+
+async function fullPageNow(): Promise<void> {
+  const tab = await target();
+  busy("rendering the whole page (html-to-image)… this can take a few seconds on long pages");
+  const { dataUrl } = await ask({ type: "page-image", tabId: tab.tabId });
+  const img = await loadImage(dataUrl);
+  const canvas = $("#visual-canvas") as HTMLCanvasElement;
+  canvas.width = img.naturalWidth;
+  canvas.height = img.naturalHeight;
+  canvas.getContext("2d")?.drawImage(img, 0, 0);
+  canvas.hidden = false;
+  $("#visual-empty").hidden = true;
+  $("#visual-info").textContent = `Full page, ${img.naturalWidth}×${img.naturalHeight} px.`;
+  ($("#download-visual") as HTMLButtonElement).disabled = false;
+  done();
+}
+
+function fillSettingsForm(s: Settings): void {
+  ($("#backend-url") as HTMLInputElement).value = s.backendUrl;
+  ($("#api-key") as HTMLInputElement).value = s.apiKey;
+  ($("#limit") as HTMLInputElement).value = String(s.limit);
+}
+
+function readSettingsForm(): Settings {
+  return {
+    backendUrl: ($("#backend-url") as HTMLInputElement).value,
+    apiKey: ($("#api-key") as HTMLInputElement).value,
+    limit: Number(($("#limit") as HTMLInputElement).value),
+  };
+}
+
+function connectionResult(text: string, ok: boolean): void {
+  const el = $("#connection-result");
+  el.textContent = text;
+  el.className = `result ${ok ? "ok" : "error"}`;
+}
+
+function showView(name: string): void {
+  for (const b of document.querySelectorAll<HTMLButtonElement>(".tabs button")) {
+    b.setAttribute("aria-selected", String(b.dataset.view === name));
+  }
+  for (const v of document.querySelectorAll<HTMLElement>(".view")) v.hidden = v.id !== `view-${name}`;
+}
+
+function snapshotJson(): string {
+  return JSON.stringify({ ...state.snapshot, goal: state.goal || undefined }, null, 2);
+}
+
+function fileStem(): string {
+  const host = state.tab ? new URL(state.tab.url).host.replace(/[^a-z0-9.-]/gi, "_") : "page";
+  return `sightline-${host}-${new Date().toISOString().replace(/[:.]/g, "-")}`;
+}
+
+export async function startPanel(): Promise<void> {
+  state.settings = await loadSettings();
+  fillSettingsForm(state.settings);
+  if (!state.settings.backendUrl) showMode("local", null);
+
+  for (const b of document.querySelectorAll<HTMLButtonElement>(".tabs button")) {
+    b.addEventListener("click", () => showView(b.dataset.view ?? "map"));
+  }
+  $("#goal-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    void action(() => rankNow(false));
+  });
+  $("#recapture").addEventListener("click", () => void action(() => rankNow(true)));
+  $("#overlay-toggle").addEventListener("change", (e) => {
+    state.overlay = (e.target as HTMLInputElement).checked;
+    void action(async () => {
+      if (state.overlay && !state.snapshot) await rankNow(true);
+      await drawOverlay();
+      if (!state.overlay) done("Boxes removed from the page.");
+    });
+  });
+  $("#copy-json").addEventListener("click", () => void action(async () => (await copyText(snapshotJson()), done("Snapshot JSON copied."))));
+  $("#download-json").addEventListener("click", () => download(`${fileStem()}.json`, snapshotJson()));
+  $("#copy-prompt").addEventListener("click", () =>
+    void action(async () => (await copyText(formatPrompt(state.snapshot!, state.goal)), done("Agent prompt copied."))),
+  );
+  $("#download-prompt").addEventListener("click", () => download(`${fileStem()}.txt`, formatPrompt(state.snapshot!, state.goal), "text/plain"));
+
+  $("#load-read").addEventListener("click", () => void action(readNow));
+  $("#copy-read").addEventListener("click", () => void action(async () => (state.read && (await copyText(readMarkdown(state.read))), done("Markdown copied."))));
+
+  $("#take-visual").addEventListener("click", () => void action(visualNow));
+  $("#full-page").addEventListener("click", () => void action(fullPageNow));
+  $("#download-visual").addEventListener("click", () => {
+    const a = document.createElement("a");
+    a.href = ($("#visual-canvas") as HTMLCanvasElement).toDataURL("image/png");
+    a.download = `${fileStem()}.png`;
+    a.click();
+  });
+
+  $("#settings-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    void action(async () => {
+      state.settings = await saveSettings(readSettingsForm());
+      fillSettingsForm(state.settings);
+      showMode(state.settings.backendUrl ? null : "local", null);
+      connectionResult(state.settings.backendUrl ? "Saved." : "Saved. No backend: local mode.", true);
+    });
+  });
+  $("#test-connection").addEventListener("click", () =>
+    void action(async () => {
+      connectionResult("Testing…", true);
+      try {
+        const s = await saveSettings(readSettingsForm());
+        state.settings = s;
+        const res = await testConnection(s);
+        connectionResult(res.message, true);
+        showMode("api", null);
+      } catch (err) {
+        connectionResult(err instanceof Error ? err.message : String(err), false);
+      }
+    }),
+  );
+
+  // As a real side panel, follow the tab the person switches to.
+  if (fixedTabId === undefined) {
+    browser.tabs.onActivated.addListener(() => void target().catch(() => undefined));
+    browser.tabs.onUpdated.addListener((id, info) => {
+      if (id === state.tab?.tabId && info.status === "complete") void target().catch(() => undefined);
+    });
+  }
+  await target().catch(failed);
+}
