@@ -1,0 +1,56 @@
+// options.filter (spec 2.3) and options.limit (spec 4.2 rule 3). Filtering runs on every
+// candidate before ordering and selection; the limit is applied to the ordered list.
+import { SNAPSHOT_DEFAULT_CAP, SNAPSHOT_DEFAULT_LIMIT, type Filter } from "../contract/index.js";
+
+/** Filter roles that name a family rather than one ARIA role (the tier table of 2.5 uses them). */
+const ROLE_ALIASES: Record<string, string[]> = {
+  input: ["textbox", "searchbox", "combobox", "spinbutton", "slider", "checkbox", "radio", "switch"],
+  submit: ["button"],
+};
+
+export interface CompiledFilter {
+  /** True when nothing is filtered (fast path). */
+  none: boolean;
+  test(role: string, tag: string, area: number, inputType: string | null): boolean;
+}
+
+/**
+ * Compile the filter once. An empty or absent whitelist means "no restriction" (a caller that
+ * sends `allowed_roles: []` has not asked for an empty answer). Role and tag names compare
+ * case-insensitively; `min_area` keeps elements with width x height >= min_area.
+ */
+export function compileFilter(f: Filter | undefined | null): CompiledFilter {
+  const minArea = f && typeof f.min_area === "number" && f.min_area > 0 ? f.min_area : 0;
+  const roles = f?.allowed_roles?.length ? new Set<string>() : null;
+  let submitOnly = false;
+  if (roles && f?.allowed_roles) {
+    for (const r of f.allowed_roles) {
+      const k = String(r).trim().toLowerCase();
+      roles.add(k);
+      for (const x of ROLE_ALIASES[k] ?? []) roles.add(x);
+    }
+    // "submit" alone means submit buttons, not every button.
+    submitOnly = roles.has("submit") && f.allowed_roles.every((r) => String(r).trim().toLowerCase() !== "button");
+  }
+  const tags = f?.allowed_tags?.length ? new Set(f.allowed_tags.map((t) => String(t).trim().toLowerCase())) : null;
+  const none = minArea === 0 && roles === null && tags === null;
+  return {
+    none,
+    test(role, tag, area, inputType) {
+      if (area < minArea) return false;
+      if (tags !== null && !tags.has(tag)) return false;
+      if (roles !== null) {
+        if (!roles.has(role)) return false;
+        if (submitOnly && role === "button" && inputType !== "submit") return false;
+      }
+      return true;
+    },
+  };
+}
+
+/** options.limit → effective limit: default 50, at least 1, at most the server cap. */
+export function effectiveLimit(limit: unknown, cap: number = SNAPSHOT_DEFAULT_CAP): number {
+  const c = Number.isFinite(cap) && cap >= 1 ? Math.floor(cap) : SNAPSHOT_DEFAULT_CAP;
+  const l = typeof limit === "number" && Number.isFinite(limit) && limit >= 1 ? Math.floor(limit) : SNAPSHOT_DEFAULT_LIMIT;
+  return Math.min(l, c);
+}

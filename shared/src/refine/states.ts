@@ -1,0 +1,103 @@
+// Normalised states (checked, disabled, expanded), the accessible name, and the value with
+// its privacy rule: a password's value, or any value the collector marked redacted, is never
+// echoed back.
+import type { RawAttributes } from "../contract/index.js";
+import { CHECKABLE_ROLES } from "./roles.js";
+import { HREF_CAP, attrBool, attrStr, attrText, compact } from "./text.js";
+
+export interface States {
+  checked: boolean | null;
+  disabled: boolean | null;
+  expanded: boolean | null;
+  aria_checked: string | null;
+  aria_disabled: string | null;
+  aria_expanded: string | null;
+}
+
+/** "true"/"false" → boolean; anything else (including "mixed", "undefined") → null. */
+function ariaBool(s: string | null): boolean | null {
+  if (s === null) return null;
+  const t = s.trim().toLowerCase();
+  return t === "true" ? true : t === "false" ? false : null;
+}
+
+/**
+ * - checked: aria_checked "true"/"false" wins; "mixed" (indeterminate) → null, with the raw
+ *   "mixed" kept in aria_checked so the third state stays visible. Otherwise the native
+ *   `checked` attribute/property. A checkable role with no state at all → false.
+ * - disabled: aria_disabled "true" or the native `disabled` → true; interactive elements
+ *   default to false, others to null (the state does not apply).
+ * - expanded: aria_expanded "true"/"false", else null.
+ */
+export function readStates(a: RawAttributes | null | undefined, role: string, interactive: boolean): States {
+  const aria_checked = attrStr(a, "aria_checked");
+  const aria_disabled = attrStr(a, "aria_disabled");
+  const aria_expanded = attrStr(a, "aria_expanded");
+
+  let checked: boolean | null;
+  const ac = aria_checked === null ? "" : aria_checked.trim().toLowerCase();
+  if (ac === "mixed") checked = null;
+  else if (ac === "true" || ac === "false") checked = ac === "true";
+  else {
+    checked = attrBool(a, "checked");
+    if (checked === null && CHECKABLE_ROLES.has(role)) checked = false;
+  }
+
+  const disabled = ariaBool(aria_disabled) === true || attrBool(a, "disabled") === true
+    ? true
+    : interactive ? false : null;
+
+  return { checked, disabled, expanded: ariaBool(aria_expanded), aria_checked, aria_disabled, aria_expanded };
+}
+
+/**
+ * Accessible name: aria_label, then a name the collector computed (`accessible_name`,
+ * `label`, `aria_labelledby_text`), then alt, title, placeholder, then the visible text, and
+ * last the form-field `name` attribute. Null when all are empty.
+ */
+const NAME_KEYS = ["aria_label", "accessible_name", "label", "aria_labelledby_text", "alt", "title", "placeholder"];
+export function accessibleName(a: RawAttributes | null | undefined, text: string): string | null {
+  if (a) {
+    for (const k of NAME_KEYS) {
+      const v = attrText(a, k);
+      if (v !== null) return v;
+    }
+  }
+  if (text !== "") return text;
+  return a ? attrText(a, "name") : null;
+}
+
+export interface ValueInfo {
+  value: string | null;
+  value_redacted: boolean | null;
+}
+
+/** Any `value_redacted` that is not an explicit no. */
+function redactedFlag(a: RawAttributes): boolean {
+  const v = a.value_redacted;
+  if (v === null || v === undefined || v === false || v === 0) return false;
+  if (typeof v === "string") {
+    const t = v.trim().toLowerCase();
+    return !(t === "" || t === "false" || t === "0" || t === "no");
+  }
+  return true;
+}
+
+/** The value to echo; passwords and redacted values become null with value_redacted true. */
+export function readValue(a: RawAttributes | null | undefined, inputType: string | null): ValueInfo {
+  if (!a) return { value: null, value_redacted: inputType === "password" ? true : null };
+  const typeAttr = (attrStr(a, "type_") ?? "").trim().toLowerCase();
+  if (inputType === "password" || typeAttr === "password" || redactedFlag(a)) return { value: null, value_redacted: true };
+  const v = attrStr(a, "value");
+  if (v === null) return { value: null, value_redacted: null };
+  return { value: compact(v), value_redacted: false };
+}
+
+/** href, capped (data: URLs can be huge). */
+export function readHref(a: RawAttributes | null | undefined): string | null {
+  const h = attrStr(a, "href");
+  if (h === null) return null;
+  const t = h.trim();
+  if (t === "") return null;
+  return t.length > HREF_CAP ? t.slice(0, HREF_CAP) : t;
+}

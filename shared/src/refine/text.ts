@@ -1,0 +1,64 @@
+// Small string helpers shared by the refine modules: reading loosely typed raw attribute
+// values and keeping echoed text compact.
+import type { RawAttributes } from "../contract/index.js";
+
+/** Longest text/name/nearby_text echoed back (characters), to keep responses compact. */
+export const TEXT_CAP = 200;
+/** Longest href echoed back (data: URLs can be megabytes). */
+export const HREF_CAP = 1000;
+
+const WS = /\s+/g;
+const HAS_WS_RUN = /\s\s|[\t\n\r\f\v\u00a0]/;
+
+/** Trim, collapse whitespace runs to one space, cap at `cap` characters ("…" marks a cut). */
+export function compact(s: string | null | undefined, cap = TEXT_CAP): string {
+  if (!s) return "";
+  // Bound the regex work on huge strings: only the head can survive the cap anyway.
+  let t = s.length > cap * 4 ? s.slice(0, cap * 4) : s;
+  if (HAS_WS_RUN.test(t)) t = t.replace(WS, " ");
+  t = t.trim();
+  return t.length > cap ? t.slice(0, cap - 1).trimEnd() + "…" : t;
+}
+
+/** A raw attribute as a string, or null when absent/null. Numbers and booleans are stringified. */
+export function attrStr(a: RawAttributes | null | undefined, key: string): string | null {
+  if (!a) return null;
+  const v = a[key];
+  if (v === null || v === undefined) return null;
+  return typeof v === "string" ? v : String(v);
+}
+
+/** Like attrStr, but compacted and null when empty. */
+export function attrText(a: RawAttributes | null | undefined, key: string, cap = TEXT_CAP): string | null {
+  const v = attrStr(a, key);
+  if (v === null) return null;
+  const t = compact(v, cap);
+  return t === "" ? null : t;
+}
+
+/**
+ * Boolean reading of an attribute: HTML boolean attributes arrive as "" (present) or the
+ * attribute name; ARIA ones as "true"/"false". Absent → null.
+ */
+export function attrBool(a: RawAttributes | null | undefined, key: string): boolean | null {
+  if (!a) return null;
+  const v = a[key];
+  if (v === null || v === undefined) return null;
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number") return v !== 0;
+  const s = v.trim().toLowerCase();
+  return !(s === "false" || s === "0" || s === "no" || s === "off" || s === "undefined" || s === "null");
+}
+
+/** A finite number from a number or a CSS-ish string ("12px", "700", "auto" → null). */
+export function toNumber(v: unknown): number | null {
+  if (typeof v === "number") return Number.isFinite(v) ? v : null;
+  if (typeof v !== "string" || v === "") return null;
+  const n = parseFloat(v);
+  return Number.isFinite(n) ? n : null;
+}
+
+/** A finite number or null (raw numeric fields may be missing or junk in local mode). */
+export function finiteOr(v: unknown, fallback: number): number {
+  return typeof v === "number" && Number.isFinite(v) ? v : fallback;
+}
