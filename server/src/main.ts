@@ -2,10 +2,31 @@
 // and shuts down cleanly (ledger flushed) on SIGINT/SIGTERM.
 import { ConfigError } from "./config.js";
 import { ensureDevKey } from "./dev-key.js";
-import { startServer } from "./index.js";
+import { startServer, type RunningServer } from "./index.js";
+
+let server: RunningServer | undefined;
+let stopping = false;
+
+/** SIGINT/SIGTERM: stop accepting, finish in-flight requests, flush the ledger, exit 0. */
+function stop(signal: string): void {
+  if (stopping) return;
+  stopping = true;
+  if (!server) process.exit(0); // still starting: nothing in flight (ledger writes are atomic)
+  server.logger.info({ signal }, "shutting down");
+  server.close().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      server?.logger.error({ err }, "shutdown failed");
+      process.exit(1);
+    },
+  );
+}
 
 async function main(): Promise<void> {
-  const server = await startServer();
+  // Handlers first, so a signal that arrives while we start is never the default (abrupt) kill.
+  process.on("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  server = await startServer();
   const { config, logger } = server;
   logger.info({ origin: server.origin, data_dir: config.dataDir }, "listening");
 
@@ -22,22 +43,6 @@ async function main(): Promise<void> {
   }
   lines.push(`API description: ${server.origin}/openapi.json   ·   stop with Ctrl-C`);
   process.stdout.write(`\n${lines.join("\n")}\n\n`);
-
-  let stopping = false;
-  const stop = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, "shutting down");
-    server.close().then(
-      () => process.exit(0),
-      (err: unknown) => {
-        logger.error({ err }, "shutdown failed");
-        process.exit(1);
-      },
-    );
-  };
-  process.on("SIGINT", () => stop("SIGINT"));
-  process.on("SIGTERM", () => stop("SIGTERM"));
 }
 
 main().catch((err: unknown) => {
