@@ -1,5 +1,5 @@
 // @sightline/shared/client: the typed HTTP client (isomorphic; Node, browser, extension).
-export { Sightline, type SightlineOptions, type CallOptions, type FetchLike } from "./sightline.js";
+export { Sightline, type SightlineOptions, type CallOptions, type FetchLike, type RetryInfo } from "./sightline.js";
 export {
   SightlineError,
   SightlineNetworkError,

@@ -22,6 +22,18 @@ export interface SightlineOptions {
   retry?: Partial<RetryPolicy>;
   /** A fetch to use instead of the global one (e.g. bound to a worker's scope). */
   fetch?: FetchLike;
+  /** Called before each wait-and-retry (to show progress). */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+export interface RetryInfo {
+  /** The attempt that failed, 1-based. */
+  attempt: number;
+  status: number;
+  /** Seconds the server asked for, if it said. */
+  retryAfter: number | null;
+  /** How long the client waits before the next attempt, in ms. */
+  delayMs: number;
 }
 
 export interface CallOptions {
@@ -73,6 +85,7 @@ export class Sightline {
   readonly retry: RetryPolicy;
   readonly #apiKey: string;
   readonly #fetch: FetchLike;
+  readonly #onRetry: ((info: RetryInfo) => void) | undefined;
 
   constructor(opts: SightlineOptions) {
     if (!opts || typeof opts.baseUrl !== "string" || !opts.baseUrl) throw new TypeError("Sightline: baseUrl is required");
@@ -82,6 +95,7 @@ export class Sightline {
     this.timeoutMs = opts.timeoutMs ?? CLIENT_DEFAULT_TIMEOUT_MS;
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.#fetch = opts.fetch ?? ((input, init) => fetch(input, init));
+    this.#onRetry = opts.onRetry;
   }
 
   /** POST /v1/snapshot: raw elements in, ranked refined elements out (1 credit). */
@@ -106,6 +120,7 @@ export class Sightline {
       if (!RETRYABLE_STATUSES.has(res.status)) throw err;
       const wait = retryDelay(attempt, err.retryAfter, this.retry);
       if (wait === null) throw err;
+      this.#onRetry?.({ attempt: attempts, status: res.status, retryAfter: err.retryAfter, delayMs: wait });
       try {
         await sleep(wait, opts.signal);
       } catch (reason) {

@@ -17,12 +17,20 @@ function cut(s: string, max: number): string {
 
 const quote = (s: string) => `"${s.replace(/"/g, "'")}"`;
 
+/** An input type the role already says (checkbox is a checkbox; a submit input is a button). */
+export function redundantType(role: string, type: string): boolean {
+  if (!type || type === "text" || type === role) return true;
+  if (role === "button") return ["submit", "button", "reset", "image"].includes(type);
+  if (role === "searchbox") return type === "search";
+  if (role === "spinbutton") return type === "number";
+  return false;
+}
+
 /** The words that describe what the element is, e.g. `textbox[email]`, `link`. */
 function kind(el: RefinedElement): string {
   const role = el.role || el.tag || "element";
   const type = clean(el.input_type);
-  const generic = !type || type === "text" || type === role || (role === "button" && (type === "submit" || type === "button"));
-  return generic ? role : `${role}[${type}]`;
+  return redundantType(role, type) ? role : `${role}[${type}]`;
 }
 
 /**

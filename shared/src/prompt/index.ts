@@ -1,7 +1,7 @@
 // @sightline/shared/prompt: snapshots for LLM prompts (toPrompt) and between steps (diff).
 // Isomorphic.
 export { toPrompt, DEFAULT_TOKEN_BUDGET, type ToPromptOptions, type PromptResult, type PromptSource } from "./to-prompt.js";
-export { formatElement, labelOf, MAX_LABEL_CHARS, MAX_VALUE_CHARS, type LineOptions } from "./format.js";
+export { formatElement, labelOf, redundantType, MAX_LABEL_CHARS, MAX_VALUE_CHARS, type LineOptions } from "./format.js";
 export { countTokens } from "./tokens.js";
 export {
   diff,
