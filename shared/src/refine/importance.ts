@@ -19,6 +19,8 @@ export interface ImportanceInput {
   role: string;
   inViewport: boolean;
   occluded: boolean;
+  /** No box, or hidden by style. */
+  invisible: boolean;
   area: number;
   labelled: boolean;
   disabled: boolean;
@@ -48,6 +50,9 @@ export function prominencePoints(i: ImportanceInput): number {
 export function importanceOf(i: ImportanceInput): number {
   let tier = tierPoints(i.role);
   if (i.clickable && tier < TIER_MEDIUM) tier += CLICKABLE_LOW;
+  // Nothing to see or click (no box, opacity 0, visibility hidden): only a tenth of the tier,
+  // so a hidden field never outranks a visible control.
+  if (i.invisible) return Math.round((tier / 10) * 1000 / RAW_MAX);
   let raw = tier;
   if (i.inViewport) raw += IN_VIEWPORT;
   if (!i.occluded) raw += NOT_OCCLUDED;

@@ -51,6 +51,28 @@ function contains(outer: RefinedElement["bbox"], inner: RefinedElement["bbox"]):
     inner.x + inner.width <= outer.x + outer.width + t && inner.y + inner.height <= outer.y + outer.height + t;
 }
 
+/** Smallest non-interactive member containing all interactive ones; wrappers hugging a lone control don't count. */
+function tightestBox(members: readonly ModalItem[], vp: Viewport): RefinedElement | null {
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const m of members) {
+    if (!m.interactive) continue;
+    const b = m.el.bbox;
+    x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
+    x1 = Math.max(x1, b.x + b.width); y1 = Math.max(y1, b.y + b.height);
+  }
+  if (x0 === Infinity) return null;
+  const need = { x: x0, y: y0, width: x1 - x0, height: y1 - y0 };
+  const minArea = Math.max(1.5 * need.width * need.height, 0.02 * vp.width * vp.height);
+  let best: RefinedElement | null = null;
+  for (const m of members) {
+    if (m.interactive) continue;
+    const b = m.el.bbox;
+    if (b.width * b.height < minArea || !contains(b, need)) continue;
+    if (best === null || b.width * b.height < best.bbox.width * best.bbox.height) best = m.el;
+  }
+  return best;
+}
+
 export function detectModals(items: readonly ModalItem[], vp: Viewport): ModalGrid[] {
   const cands: Array<{ it: ModalItem; coverage: number; kind: "dialog" | "overlay" }> = [];
   for (const it of items) {
@@ -90,6 +112,18 @@ export function detectModals(items: readonly ModalItem[], vp: Viewport): ModalGr
       if (it.interactive) interactiveInside++;
     }
     if (c.kind === "overlay" && (interactiveInside === 0 || (hiddenUnder === 0 && c.it.el.z_index < OVERLAY_SURE_Z))) continue;
+    let container = c.it.el;
+    let coverage = c.coverage;
+    if (c.kind === "overlay") {
+      // A full-screen backdrop usually holds the real box: the smallest non-interactive
+      // member that contains every interactive member is the modal's container.
+      const inner = tightestBox(members, vp);
+      if (inner !== null) {
+        container = inner;
+        const b = inner.bbox;
+        coverage = viewportCoverage(b.x, b.y, b.width, b.height, vp);
+      }
+    }
     members.sort((a, b) => (a.el.doc_y ?? 0) - (b.el.doc_y ?? 0) || (a.el.center_x ?? 0) - (b.el.center_x ?? 0) || a.el.id - b.el.id);
     const close_ids: number[] = [];
     const primary_ids: number[] = [];
@@ -98,17 +132,18 @@ export function detectModals(items: readonly ModalItem[], vp: Viewport): ModalGr
       if (isCloseControl(m.el, m.hint)) close_ids.push(m.el.id);
       else if (m.el.visual_cues.is_primary || PRIMARY_WORDS.test(label(m.el))) primary_ids.push(m.el.id);
     }
+    const cbox = container.bbox;
     grids.push({
       area: box.width * box.height,
       bbox: box,
       kind: c.kind,
       grid: {
-        container_id: c.it.el.id,
+        container_id: container.id,
         role: c.kind === "dialog" ? (c.it.el.role === "alertdialog" ? "alertdialog" : "dialog") : "overlay",
-        bbox: { ...box },
-        z_index: c.it.el.z_index,
-        viewport_coverage: Math.round(c.coverage * 1000) / 1000,
-        element_ids: members.slice(0, MAX_MEMBER_IDS).map((m) => m.el.id),
+        bbox: { ...cbox },
+        z_index: Math.max(container.z_index, c.it.el.z_index),
+        viewport_coverage: Math.round(coverage * 1000) / 1000,
+        element_ids: members.filter((m) => m.el !== container).slice(0, MAX_MEMBER_IDS).map((m) => m.el.id),
         close_ids,
         primary_ids,
       },

@@ -88,7 +88,8 @@ function refineOne(raw: RawElement, vp: Viewport, parents: Map<number, RawElemen
   const imp: ImportanceInput = {
     role: ri.role,
     inViewport: in_viewport,
-    occluded: is_occluded || styleHidden(styles) || area === 0,
+    occluded: is_occluded,
+    invisible: area === 0 || styleHidden(styles),
     area,
     labelled: name !== null,
     disabled: states.disabled === true,

@@ -113,7 +113,7 @@ export interface RoleInfo {
   clickable: boolean;
   /** Interactive (operable) control: counted in interactive_count. */
   interactive: boolean;
-  /** Lower-cased input type (input: default "text"; button: its type), else null. */
+  /** Lower-cased input type (input: default "text"; button: its explicit type), else null. */
   inputType: string | null;
 }
 
@@ -154,7 +154,11 @@ export function deriveRole(raw: RawElement, cursorPointer: boolean, inheritedCur
   const href = attrStr(a, "href");
   let inputType: string | null = null;
   if (tag === "input") inputType = (attrStr(a, "input_type") ?? attrStr(a, "type_") ?? "text").trim().toLowerCase() || "text";
-  else if (tag === "button") inputType = (attrStr(a, "type_") ?? attrStr(a, "input_type") ?? "submit").trim().toLowerCase();
+  else if (tag === "button") {
+    // Only an explicit type: most buttons without one are not the form's main action.
+    const t = attrStr(a, "type_") ?? attrStr(a, "input_type");
+    if (t) inputType = t.trim().toLowerCase();
+  }
   else {
     const t = attrStr(a, "input_type");
     if (t) inputType = t.trim().toLowerCase();
