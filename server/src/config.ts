@@ -2,6 +2,7 @@
 // Configuration table; tests pass `overrides` instead of touching process.env.
 import { resolve } from "node:path";
 import { SNAPSHOT_DEFAULT_CAP } from "@sightline/shared/contract";
+import { DEFAULT_OBSERVE_CONFIG, readObserveConfig, type ObserveConfig } from "./observe/config.js";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -29,6 +30,8 @@ export interface ServerConfig {
   devKeyCredits: number;
   /** Load the learned reranker for goal ranking (SIGHTLINE_ML_RERANK=1); see ranking.ts. */
   mlRerank: boolean;
+  /** /v1/observe: browser pool, render timeout, egress policy, screenshot links (observe/config.ts). */
+  observe: ObserveConfig;
 }
 
 export const DEFAULT_CONFIG: ServerConfig = {
@@ -43,6 +46,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   devKey: true,
   devKeyCredits: 1000,
   mlRerank: false,
+  observe: DEFAULT_OBSERVE_CONFIG,
 };
 
 export class ConfigError extends Error {
@@ -102,6 +106,7 @@ export function loadConfig(
     devKey: bool(env, "SIGHTLINE_DEV_KEY", DEFAULT_CONFIG.devKey),
     devKeyCredits: int(env, "SIGHTLINE_DEV_CREDITS", DEFAULT_CONFIG.devKeyCredits, 0),
     mlRerank: bool(env, "SIGHTLINE_ML_RERANK", DEFAULT_CONFIG.mlRerank),
+    observe: readObserveConfig(env, (msg) => new ConfigError(msg)),
   };
   const config = { ...fromEnv, ...overrides };
   return { ...config, dataDir: resolve(config.dataDir) };

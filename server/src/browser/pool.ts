@@ -55,6 +55,12 @@ export interface RenderBudget {
   timeoutMs: number;
 }
 
+/** The headless default says "HeadlessChrome", which some sites refuse; present as desktop Chrome. */
+export function desktopUserAgent(version: string): string {
+  const major = /^\d+/.exec(version)?.[0] ?? "120";
+  return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 export class BrowserPool {
@@ -148,7 +154,7 @@ export class BrowserPool {
       if (failure) throw failure;
       browser.once("disconnected", onDisconnect!);
       if (!browser.isConnected()) throw new BrowserCrashedError("the browser exited before the render started");
-      context = await browser.newContext(contextOptions);
+      context = await browser.newContext({ userAgent: desktopUserAgent(browser.version()), ...contextOptions });
       if (failure) throw failure;
       return work(context, deadline);
     })();

@@ -12,8 +12,6 @@ export interface RenderRequest {
   timeoutMs: number;
   /** DNS for the egress proxy (tests); the system resolver otherwise. */
   lookup?: Lookup;
-  /** User agent to present (the headless default gets blocked by some sites). */
-  userAgent?: string;
 }
 
 export interface RenderedPage {
@@ -48,13 +46,17 @@ function hostPort(u: string): string | null {
 }
 
 /** The navigation was refused by the host policy (first URL or a redirect hop): Invalid URL. */
-function mainFrameRefusal(proxy: EgressProxy, navHosts: Set<string>, response: Response | null): EgressRefusal | null {
+function mainFrameRefusal(proxy: EgressProxy, first: string, navHosts: Set<string>, response: Response | null): EgressRefusal | null {
   const headerReason = response?.headers()[REFUSED_HEADER];
+  if (response && !headerReason) return null; // the document loaded; refusals were subresources
   for (const r of proxy.refusals) {
     if (!navHosts.has(r.target)) continue;
-    if (response && !headerReason) continue; // a refused subresource on the same host
     const reason = r.reason === "upstream" ? "unresolvable" : r.reason;
-    return new EgressRefusal(r.target, reason, r.message);
+    const detail = r.reason === "upstream" ? r.message : `it is refused: ${r.message}`;
+    const message = r.target === hostPort(first)
+      ? r.message
+      : `the page redirected to ${r.url ?? r.target}, and ${detail}`;
+    return new EgressRefusal(r.target, reason, message);
   }
   return null;
 }
@@ -76,7 +78,7 @@ export async function renderUrl<T>(
   const engine = ENGINES[req.engine];
   const proxy = await startEgressProxy(req.policy, { lookup: req.lookup });
   try {
-    const options = contextOptions({ proxy: { server: proxy.server }, userAgent: req.userAgent });
+    const options = contextOptions({ proxy: { server: proxy.server } });
     return await pool.withContext(
       options,
       async (context, deadline) => {
@@ -93,11 +95,11 @@ export async function renderUrl<T>(
         try {
           response = await navigate(page, req.url, engine, deadline);
         } catch (err) {
-          const refusal = mainFrameRefusal(proxy, navHosts, null);
+          const refusal = mainFrameRefusal(proxy, req.url, navHosts, null);
           if (refusal) throw refusal;
           throw new NavigationError(navigationMessage(err));
         }
-        const refusal = mainFrameRefusal(proxy, navHosts, response);
+        const refusal = mainFrameRefusal(proxy, req.url, navHosts, response);
         if (refusal) throw refusal;
         return use({ page, response, deadline, proxy });
       },

@@ -3,10 +3,11 @@ import type { AppDeps, AppRouter } from "../context.js";
 import { registerHealth } from "./health.js";
 import { registerOpenApi } from "./openapi.js";
 import { registerSnapshot } from "./snapshot.js";
+import { registerObserve } from "../observe/index.js";
 
 export function registerRoutes(router: AppRouter, deps: AppDeps): void {
   registerHealth(router, deps);
   registerOpenApi(router, deps);
   registerSnapshot(router, deps);
-  // POST /v1/observe is registered here too: registerObserve(router, deps) from ../observe/.
+  registerObserve(router, deps); // POST /v1/observe, GET /v1/screenshots/:id
 }

@@ -1,8 +1,10 @@
 // Screenshots as observe returns them: stored behind a signed link (default) or inline base64.
 import { randomBytes } from "node:crypto";
 import { SCREENSHOT_URL_TTL_MS, type Screenshot, type ScreenshotDelivery } from "@sightline/shared/contract";
-import { CONTENT_TYPES, type ImageFormat, type ObjectStore } from "./store.js";
+import { CONTENT_TYPES, type ImageFormat, type ObjectStore, type StoredObject } from "./store.js";
 import type { UrlSigner } from "./signed-url.js";
+
+export type Opened = { verdict: "ok"; object: StoredObject } | { verdict: "expired" | "invalid" | "missing" };
 
 export class ScreenshotService {
   constructor(
@@ -29,10 +31,10 @@ export class ScreenshotService {
   }
 
   /** The image behind a link, or why not: "invalid" (tampered/unknown), "expired". */
-  async open(id: string, expires: string | undefined, sig: string | undefined, now = Date.now()) {
+  async open(id: string, expires: string | undefined, sig: string | undefined, now = Date.now()): Promise<Opened> {
     const verdict = this.signer.verify(id, expires, sig, now);
-    if (verdict !== "ok") return { verdict } as const;
-    const obj = await this.store.get(id);
-    return obj ? ({ verdict, object: obj } as const) : ({ verdict: "missing" } as const);
+    if (verdict !== "ok") return { verdict };
+    const object = await this.store.get(id);
+    return object ? { verdict: "ok", object } : { verdict: "missing" };
   }
 }

@@ -1,0 +1,57 @@
+// Sightline's extension of the contract: `capture`, a page the caller already has (the browser
+// extension on the user's logged-in tab). Nothing is fetched from the network: given content is
+// returned as is, given raw elements are refined, and given HTML is laid out in a context with
+// JavaScript off and every request but the document itself aborted.
+import { createServer } from "node:net";
+import type { AddressInfo } from "node:net";
+import type { Capture } from "@sightline/shared/contract";
+import type { Page } from "playwright-core";
+import { contextOptions, RENDER_VIEWPORT, waitForDomQuiet, type BrowserPool } from "../browser/index.js";
+
+/** Lays `html` out as if served from `url` (so links resolve) and runs `use` on the page. */
+export async function withCapturedHtml<T>(
+  pool: BrowserPool,
+  url: string,
+  capture: Capture,
+  timeoutMs: number,
+  use: (page: Page, deadline: number) => Promise<T>,
+): Promise<T> {
+  const html = capture.html ?? "";
+  // Whatever slips past the route (preconnect, DNS prefetch) goes to a proxy that drops it.
+  const blackHole = createServer((s) => s.destroy());
+  await new Promise<void>((resolve) => blackHole.listen(0, "127.0.0.1", resolve));
+  const proxy = { server: `http://127.0.0.1:${(blackHole.address() as AddressInfo).port}` };
+  try {
+    return await renderCaptured(pool, url, html, capture, proxy, timeoutMs, use);
+  } finally {
+    blackHole.close();
+  }
+}
+
+function renderCaptured<T>(
+  pool: BrowserPool,
+  url: string,
+  html: string,
+  capture: Capture,
+  proxy: { server: string },
+  timeoutMs: number,
+  use: (page: Page, deadline: number) => Promise<T>,
+): Promise<T> {
+  return pool.withContext(
+    contextOptions({ javaScriptEnabled: false, viewport: capture.viewport ?? { ...RENDER_VIEWPORT }, proxy }),
+    async (context, deadline) => {
+      await context.route("**/*", (route) => {
+        const r = route.request();
+        if (r.isNavigationRequest() && r.frame().parentFrame() === null && r.url() === new URL(url).href) {
+          return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
+        }
+        return route.abort("blockedbyclient");
+      });
+      const page = await context.newPage();
+      await page.goto(url, { waitUntil: "load", timeout: Math.max(1000, deadline - Date.now() + 2000) });
+      await waitForDomQuiet(page, 50, 200).catch(() => 0);
+      return use(page, deadline);
+    },
+    { timeoutMs },
+  );
+}

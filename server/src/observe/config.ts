@@ -1,0 +1,70 @@
+// /v1/observe settings: the browser pool, render time budget, egress policy and screenshot
+// links. Read from the environment by loadConfig (config.ts) as `config.observe`.
+import { parseAllowList, PolicyError } from "../net/index.js";
+
+export interface ObserveConfig {
+  /** Chromium executable (CHROMIUM_PATH). */
+  chromiumPath: string;
+  /** Renders at once (SIGHTLINE_BROWSER_CONCURRENCY). */
+  concurrency: number;
+  /** Requests that may wait for a render slot; more get 503 (SIGHTLINE_BROWSER_QUEUE). */
+  queueLimit: number;
+  /** Time budget of one render, ms; past it the request gets 504 (SIGHTLINE_RENDER_TIMEOUT_MS). */
+  renderTimeoutMs: number;
+  /** Private hosts/CIDRs the renderer may reach, or `*` (SIGHTLINE_ALLOW_PRIVATE_HOSTS). */
+  allowPrivateHosts: string;
+  /** Public base URL written into screenshot links; else the request's origin (SIGHTLINE_PUBLIC_URL). */
+  publicUrl: string | null;
+  /** HMAC secret for screenshot links; else `<dataDir>/signing-secret` (SIGHTLINE_SIGNING_SECRET). */
+  signingSecret: string | null;
+}
+
+export const DEFAULT_OBSERVE_CONFIG: ObserveConfig = {
+  chromiumPath: "/usr/bin/chromium",
+  concurrency: 2,
+  queueLimit: 8,
+  renderTimeoutMs: 30_000,
+  allowPrivateHosts: "",
+  publicUrl: null,
+  signingSecret: null,
+};
+
+/** Defaults with some fields replaced (tests: `config: { observe: observeConfig({ ... }) }`). */
+export function observeConfig(over: Partial<ObserveConfig> = {}): ObserveConfig {
+  return { ...DEFAULT_OBSERVE_CONFIG, ...over };
+}
+
+type Env = Record<string, string | undefined>;
+
+/**
+ * The observe settings from the environment. `fail` makes the error for a malformed value
+ * (loadConfig passes its ConfigError, so startup reports it like every other variable).
+ */
+export function readObserveConfig(env: Env, fail: (message: string) => Error = (m) => new Error(m)): ObserveConfig {
+  const int = (name: string, fallback: number, min: number, max: number): number => {
+    const raw = env[name];
+    if (raw === undefined || raw.trim() === "") return fallback;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < min || n > max) throw fail(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`);
+    return n;
+  };
+  const allow = env.SIGHTLINE_ALLOW_PRIVATE_HOSTS?.trim() ?? "";
+  try {
+    parseAllowList(allow); // fail at startup, not on the first request
+  } catch (err) {
+    throw err instanceof PolicyError ? fail(err.message) : err;
+  }
+  const publicUrl = env.SIGHTLINE_PUBLIC_URL?.trim() || null;
+  if (publicUrl && !/^https?:\/\/[^/]+/i.test(publicUrl)) {
+    throw fail(`SIGHTLINE_PUBLIC_URL must be an http(s) URL, got ${JSON.stringify(publicUrl)}`);
+  }
+  return {
+    chromiumPath: env.CHROMIUM_PATH?.trim() || DEFAULT_OBSERVE_CONFIG.chromiumPath,
+    concurrency: int("SIGHTLINE_BROWSER_CONCURRENCY", DEFAULT_OBSERVE_CONFIG.concurrency, 1, 64),
+    queueLimit: int("SIGHTLINE_BROWSER_QUEUE", DEFAULT_OBSERVE_CONFIG.queueLimit, 0, 10_000),
+    renderTimeoutMs: int("SIGHTLINE_RENDER_TIMEOUT_MS", DEFAULT_OBSERVE_CONFIG.renderTimeoutMs, 1000, 600_000),
+    allowPrivateHosts: allow,
+    publicUrl: publicUrl ? publicUrl.replace(/\/+$/, "") : null,
+    signingSecret: env.SIGHTLINE_SIGNING_SECRET?.trim() || null,
+  };
+}
