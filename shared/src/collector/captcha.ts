@@ -2,6 +2,7 @@
 // reCAPTCHA, hCaptcha, Cloudflare Turnstile / challenge, Arkose (FunCaptcha), AWS WAF, and
 // generic challenge-page wording.
 import type { Captcha } from "../contract/index.js";
+import { shortText } from "./text.js";
 
 interface Probe {
   provider: string;
@@ -96,7 +97,9 @@ export function detectCaptcha(doc: Document = document): Captcha {
       }
     }
   }
-  const text = `${doc.title} ${(doc.body?.innerText ?? "").slice(0, 3000)}`;
+  // Challenge pages are short: the first 3,000 characters of text are enough (bounded walk,
+  // not innerText, which lays out the whole page's text).
+  const text = `${doc.title} ${doc.body ? shortText(doc.body, 3000, 3000) : ""}`;
   for (const re of TEXT_PATTERNS) {
     const m = re.exec(text);
     if (m) textHits.push(m[0]);

@@ -14,9 +14,10 @@ import {
   scanAttributes,
   type AttrScan,
 } from "./candidates.js";
-import { hoverPointerElements } from "./hover-pointer.js";
+import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
 import { nearbyText } from "./nearby-text.js";
 import { isOccluded, type HitFrame } from "./occlusion.js";
+import { patchLabels, type LabelPatch } from "./fast-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
 import { collectorState, idFor, installMutationClock, quietMs, type CollectorState } from "./state.js";
 import { styleCache, type StyleOf } from "./style-cache.js";
@@ -26,13 +27,13 @@ import type { CollectOptions, CollectResult } from "./types.js";
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
 const TEXT_INPUT_BUTTONS = new Set(["submit", "button", "reset", "image"]);
 const VALUE_MAX = 200;
+const FIELD_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "slider", "checkbox", "radio", "switch", "listbox"]);
 
 interface Frame extends HitFrame {
   win: Window;
   /** Visible part of this frame, top-viewport coordinates. */
   clip: { l: number; t: number; r: number; b: number };
   out: RawElement[];
-  hover: Set<Element>;
   depth: number;
 }
 
@@ -51,8 +52,28 @@ interface Pending {
   frame: Frame;
 }
 
+/** A positioned box that may paint over others (fixed, sticky, absolute, z-indexed). */
+interface Occluder {
+  el: Element;
+  x: number;
+  y: number;
+  r: number;
+  b: number;
+}
+
+function lap(prof: Record<string, number>, key: string, since: number): number {
+  const now = performance.now();
+  prof[key] = (prof[key] ?? 0) + now - since;
+  return now;
+}
+
 interface Ctx {
+  labels: LabelPatch | null;
+  /** Per-step time accumulators when options.timings is set. */
+  prof: Record<string, number> | null;
   state: CollectorState;
+  rules: RuleSets;
+  occluders: Occluder[];
   style: StyleOf;
   vw: number;
   vh: number;
@@ -83,24 +104,26 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const tag = el.localName;
   if (SKIP_TAGS.has(tag)) return;
   const cs = ctx.style(el);
-  if (cs.display === "none" || cs.opacity === "0") return; // nothing under it can be seen
+  // Computed-style reads are the walk's main cost (µs each): every element pays for display,
+  // cursor and position only; candidates pay for the rest.
+  const display = cs.display;
+  if (display === "none") return; // nothing under it can be seen
   const scan = scanAttributes(el);
   let kind = kindOf(el, tag, scan);
   const pointer = cs.cursor === "pointer";
   let hoverPointer = false;
   if (kind === Kind.None || kind === Kind.Structural) {
     if (pointer && !inh.parentPointer && tag !== "body" && tag !== "html") kind = Kind.Interactive;
-    else if (!pointer && f.hover.has(el)) {
+    else if (!pointer && ctx.rules.hoverPointer.has(el)) {
       kind = Kind.Interactive;
       hoverPointer = true;
     }
   }
-  const visible = cs.visibility === "visible";
   let next = inh;
   let rawArea = 0;
   let emitted: RawElement | null = null;
 
-  if (kind === Kind.None && pointer && inh.parentPointer && visible && inh.interactiveArea > 0 && cs.display !== "inline") {
+  if (kind === Kind.None && pointer && inh.parentPointer && inh.interactiveArea > 0 && display !== "inline") {
     // Nested pointer element inside a clickable region: an icon or a sub-control when it is
     // clearly smaller than the region (at most half its area).
     const r = el.getBoundingClientRect();
@@ -108,10 +131,18 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     if (area > 0 && area <= inh.interactiveArea / 2) kind = Kind.Interactive;
   }
 
-  if (kind !== Kind.None && visible) {
-    const r = el.getBoundingClientRect();
-    rawArea = r.width * r.height;
-    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, r, hoverPointer, ctx, f, inh);
+  let box: DOMRect | null = null;
+  if (kind !== Kind.None && isVisible(el, cs)) {
+    box = el.getBoundingClientRect();
+    rawArea = box.width * box.height;
+    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, box, hoverPointer, ctx, f, inh);
+  }
+  const pos = cs.position;
+  if (f.depth === 0 && pos !== "static" && (pos !== "relative" || cs.zIndex !== "auto")) {
+    // Only positioned boxes paint over content that comes before them; elements no such box
+    // overlaps need no hit test (hit tests cost O(page) each in Chromium).
+    box = box ?? el.getBoundingClientRect();
+    if (box.width > 0 && box.height > 0) ctx.occluders.push({ el, x: box.left, y: box.top, r: box.right, b: box.bottom });
   }
 
   const role = emitted ? (emitted.attributes?.role as string) : scan.roleAttr;
@@ -133,10 +164,36 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   }
   const sr = el.shadowRoot;
   if (sr) {
-    hoverPointerElements(sr, f.hover);
+    scanStyleRules(sr, ctx.rules);
     visitChildren(sr, ctx, f, next.shadow ? next : { ...next, shadow: true });
   }
   visitChildren(el, ctx, f, next);
+}
+
+const VISIBILITY_OPTIONS = { opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true };
+
+/** Not visibility:hidden, not transparent (itself or an ancestor), rendered. */
+function isVisible(el: Element, cs: CSSStyleDeclaration): boolean {
+  const check = (el as Element & { checkVisibility?: (o: object) => boolean }).checkVisibility;
+  if (check) return check.call(el, VISIBILITY_OPTIONS);
+  return cs.visibility === "visible" && cs.opacity !== "0";
+}
+
+/**
+ * Styles of 2.7. Colours and fonts (for visual cues) are read for elements within about two
+ * screens of the viewport only: far below the fold they cost more than they tell.
+ */
+function stylesOf(cs: CSSStyleDeclaration, hoverPointer: boolean, near: boolean): RawElement["styles"] {
+  const base = { z_index: cs.zIndex, cursor: hoverPointer ? "pointer" : cs.cursor, position: cs.position };
+  if (!near) return base;
+  return {
+    ...base,
+    background_color: cs.backgroundColor,
+    color: cs.color,
+    font_size: cs.fontSize,
+    font_weight: cs.fontWeight,
+    opacity: cs.opacity,
+  };
 }
 
 function emit(
@@ -160,7 +217,9 @@ function emit(
     x < Math.min(ctx.vw, f.clip.r) && x + w > Math.max(0, f.clip.l) && y < Math.min(ctx.vh, f.clip.b) && y + h > Math.max(0, f.clip.t);
   if (ctx.viewportOnly && !inViewport) return null;
 
+  let tp = ctx.prof ? performance.now() : 0;
   const role = roleOf(el);
+  if (ctx.prof) tp = lap(ctx.prof, "role", tp);
   const sensitive = isSensitiveField(el);
   const isInput = tag === "input";
   const inputType = isInput ? (el as HTMLInputElement).type : null;
@@ -182,29 +241,41 @@ function emit(
     text = opt ? squash(opt.text) : "";
   } else text = shortText(el, ctx.textMax);
 
-  const name = clip(nameOf(el, role, ctx.style), 300);
+  if (ctx.prof) tp = lap(ctx.prof, "text", tp);
+  const name = clip(nameOf(el, role, ctx.style, ctx.rules.generatedContent), 300);
+  if (ctx.prof) tp = lap(ctx.prof, "name", tp);
   const isToggle = inputType === "checkbox" || inputType === "radio";
   const nativeDisabled = (el as HTMLButtonElement).disabled;
-  const attrs: Record<string, string | null> = {
-    role,
-    type_: el.getAttribute("type"),
-    aria_label: name || null,
-    href: tag === "a" || tag === "area" ? (el as HTMLAnchorElement).href || el.getAttribute("href") : el.getAttribute("href"),
-    nearby_text: nearbyText(el),
-    name: el.getAttribute("name"),
-    input_type: inputType,
-    value,
-    value_redacted: redacted,
-    checked: isToggle ? String((el as HTMLInputElement).checked) : null,
-    disabled: typeof nativeDisabled === "boolean" ? String(nativeDisabled) : null,
-    aria_checked: el.getAttribute("aria-checked"),
-    aria_disabled: el.getAttribute("aria-disabled"),
-    aria_expanded: el.getAttribute("aria-expanded"),
-    placeholder: el.getAttribute("placeholder"),
-    title: el.getAttribute("title"),
-    alt: el.getAttribute("alt"),
-    id: el.id || null,
+  // Keys without a value are left out (the contract allows null or absent): on a big page
+  // most of them are empty and moving the JSON out of the page is the costly part.
+  const attrs: Record<string, string | null> = { role };
+  const put = (k: string, v: string | null | undefined): void => {
+    if (v !== null && v !== undefined && v !== "") attrs[k] = v;
   };
+  put("type_", el.getAttribute("type"));
+  put("aria_label", name);
+  put("href", tag === "a" || tag === "area" ? (el as HTMLAnchorElement).href || el.getAttribute("href") : el.getAttribute("href"));
+  // Labels matter for fields; for other controls only when they have no words of their own.
+  if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) put("nearby_text", nearbyText(el));
+  put("name", el.getAttribute("name"));
+  put("input_type", inputType);
+  if (value !== null) attrs.value = value;
+  if (redacted) {
+    attrs.value = null;
+    attrs.value_redacted = redacted;
+  }
+  if (isToggle) attrs.checked = String((el as HTMLInputElement).checked);
+  if (typeof nativeDisabled === "boolean") attrs.disabled = String(nativeDisabled);
+  if (el.hasAttributes()) {
+    put("aria_checked", el.getAttribute("aria-checked"));
+    put("aria_disabled", el.getAttribute("aria-disabled"));
+    put("aria_expanded", el.getAttribute("aria-expanded"));
+    put("placeholder", el.getAttribute("placeholder"));
+    put("title", el.getAttribute("title"));
+    put("alt", el.getAttribute("alt"));
+    put("id", el.id);
+  }
+  if (ctx.prof) tp = lap(ctx.prof, "attrs", tp);
   const cls = el.getAttribute("class");
   if (cls) attrs.class_name = clip(cls.trim(), 100);
   // Sightline additions, only when they carry something.
@@ -226,16 +297,7 @@ function emit(
     id,
     tag,
     rect: { x: r1(x), y: r1(y), width: r1(w), height: r1(h) },
-    styles: {
-      z_index: cs.zIndex,
-      cursor: hoverPointer ? "pointer" : cs.cursor,
-      background_color: cs.backgroundColor,
-      color: cs.color,
-      font_size: cs.fontSize,
-      font_weight: cs.fontWeight,
-      opacity: cs.opacity,
-      position: cs.position,
-    },
+    styles: stylesOf(cs, hoverPointer, y + h > -ctx.vh && y < 3 * ctx.vh),
     attributes: attrs,
     text,
     in_viewport: inViewport,
@@ -246,6 +308,7 @@ function emit(
     doc_y: r1(cy + ctx.scrollY),
     group_key: `${inh.container}|${role}${inh.sequence ? "" : `|x${Math.round(x / 16)}`}`,
   };
+  if (ctx.prof) lap(ctx.prof, "rest", tp);
   f.out.push(raw);
   ctx.count++;
   if (inViewport) ctx.pending.push({ el, raw, frame: f });
@@ -294,13 +357,34 @@ function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, parent:
       b: Math.min(parent.clip.b, offY + ch),
     },
     out: [],
-    hover: new Set(),
     depth: parent.depth + 1,
   };
-  hoverPointerElements(doc, frame.hover);
+  scanStyleRules(doc, ctx.rules);
+  if (doc.defaultView) ctx.labels?.add(doc.defaultView);
   const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false };
   if (doc.body) visit(doc.body, ctx, frame, inh);
   raw.iframe_content = frame.out;
+}
+
+function composedContains(outer: Element, inner: Element): boolean {
+  for (let n: Node | null = inner; n; ) {
+    if (n === outer) return true;
+    const p: Node | null = n.parentNode;
+    n = p && p.nodeType === 11 ? (p as ShadowRoot).host ?? null : p;
+  }
+  return false;
+}
+
+/** Some positioned box, neither an ancestor nor a descendant, overlaps the element. */
+function mayBeCovered(el: Element, rect: { x: number; y: number; width: number; height: number }, occluders: Occluder[]): boolean {
+  const r = rect.x + rect.width;
+  const b = rect.y + rect.height;
+  for (const o of occluders) {
+    if (o.x >= r || o.r <= rect.x || o.y >= b || o.b <= rect.y || o.el === el) continue;
+    if (composedContains(o.el, el) || composedContains(el, o.el)) continue;
+    return true;
+  }
+  return false;
 }
 
 /** The scrub pass: a secret value that leaked into a name or text (embedded controls) is masked. */
@@ -331,9 +415,14 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   installMutationClock(document, state);
   const vw = window.innerWidth || document.documentElement.clientWidth;
   const vh = window.innerHeight || document.documentElement.clientHeight;
+  const rules = emptyRuleSets();
   const ctx: Ctx = {
     state,
-    style: styleCache(),
+    rules,
+    labels: null,
+    prof: options.timings ? {} : null,
+    occluders: [],
+    style: styleCache(rules.generatedContent),
     vw,
     vh,
     scrollY: window.scrollY,
@@ -354,19 +443,24 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     parent: null,
     clip: { l: 0, t: 0, r: vw, b: vh },
     out: [],
-    hover: new Set(),
     depth: 0,
   };
   let t = performance.now();
-  hoverPointerElements(document, top.hover);
-  t = mark("hover_rules", t);
+  scanStyleRules(document, rules);
+  t = mark("style_rules", t);
   const root = document.body ?? document.documentElement;
-  if (root) {
-    visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false });
+  ctx.labels = patchLabels(window);
+  try {
+    if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false });
+  } finally {
+    ctx.labels.restore();
   }
   t = mark("walk", t);
   if (options.occlusion !== false) {
-    for (const p of ctx.pending) p.raw.is_occluded = isOccluded(p.el, p.raw.rect, p.frame, vw, vh);
+    for (const p of ctx.pending) {
+      if (p.frame.depth === 0 && !mayBeCovered(p.el, p.raw.rect, ctx.occluders)) continue;
+      p.raw.is_occluded = isOccluded(p.el, p.raw.rect, p.frame, vw, vh);
+    }
   }
   t = mark("occlusion", t);
   if (ctx.secrets.length) scrub(top.out, ctx.secrets);
@@ -380,6 +474,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     node_count: nodeCount,
     collect_ms: phases.total,
   };
+  if (ctx.prof) for (const [k, v] of Object.entries(ctx.prof)) phases[`emit_${k}`] = Math.round(v * 10) / 10;
   if (options.timings) metrics.phases_ms = phases;
   return {
     url: location.href,

@@ -2,11 +2,18 @@
 // accessible-name computation all read styles, and nothing writes to the DOM in between.
 export type StyleOf = (el: Element, pseudo?: string | null) => CSSStyleDeclaration;
 
-export function styleCache(): StyleOf {
+/** What a pseudo-element without generated content looks like to the name computation. */
+const NO_CONTENT = { getPropertyValue: () => "none", content: "none" } as unknown as CSSStyleDeclaration;
+
+/**
+ * `generated` holds the elements that some style rule gives ::before/::after content; only
+ * those pay for a pseudo-element style read.
+ */
+export function styleCache(generated?: Set<Element>): StyleOf {
   const cache = new Map<Element, CSSStyleDeclaration>();
   return (el, pseudo) => {
     const view = el.ownerDocument.defaultView ?? window;
-    if (pseudo) return view.getComputedStyle(el, pseudo);
+    if (pseudo) return generated && !generated.has(el) ? NO_CONTENT : view.getComputedStyle(el, pseudo);
     let cs = cache.get(el);
     if (!cs) {
       cs = view.getComputedStyle(el);

@@ -1,0 +1,86 @@
+// One pass over a root's style sheets (once per collect(), per document or shadow root):
+//  - elements that get `cursor: pointer` only while hovered (`circle:hover {cursor:pointer}`)
+//    look inert to getComputedStyle; matching the rule's selector with `:hover` stripped finds
+//    them in one querySelectorAll per rule;
+//  - elements with CSS generated text (`::before/::after { content: "…" }`), the only ones
+//    whose pseudo-element styles the accessible-name computation needs to read (reading a
+//    pseudo-element's computed style is costly, and most elements have none).
+
+const MAX_SELECTORS = 400;
+
+export interface RuleSets {
+  hoverPointer: Set<Element>;
+  generatedContent: Set<Element>;
+}
+
+export function emptyRuleSets(): RuleSets {
+  return { hoverPointer: new Set(), generatedContent: new Set() };
+}
+
+function selectorsOf(sheets: Iterable<CSSStyleSheet>): { hover: string[]; pseudo: string[] } {
+  const hover: string[] = [];
+  const pseudo: string[] = [];
+  const visitRules = (rules: CSSRuleList | undefined): void => {
+    if (!rules) return;
+    for (let i = 0; i < rules.length; i++) {
+      const rule = rules[i];
+      const sel = (rule as CSSStyleRule).selectorText;
+      if (sel) {
+        const hasHover = sel.includes(":hover");
+        const hasPseudo = sel.includes(":before") || sel.includes(":after");
+        if (hasHover || hasPseudo) {
+          const style = (rule as CSSStyleRule).style;
+          if (hasHover && !hasPseudo && style.cursor === "pointer" && hover.length < MAX_SELECTORS) {
+            for (const part of sel.split(",")) {
+              if (!part.includes(":hover")) continue;
+              const stripped = part.replace(/:hover\b/g, "").trim();
+              if (stripped) hover.push(stripped);
+            }
+          }
+          const content = hasPseudo ? style.content : "";
+          if (content && content !== "none" && content !== "normal" && content !== '""' && content !== "''" && pseudo.length < MAX_SELECTORS) {
+            for (const part of sel.split(",")) {
+              if (!/:(?::)?(?:before|after)\b/.test(part)) continue;
+              const stripped = part.replace(/::?(?:before|after)\b/g, "").replace(/:hover\b|:focus(?:-visible|-within)?\b|:active\b/g, "").trim();
+              if (stripped) pseudo.push(stripped);
+            }
+          }
+        }
+      }
+      // Grouping rules (@media, @supports, @layer, nesting) carry their own cssRules.
+      const nested = (rule as CSSGroupingRule).cssRules;
+      if (nested && nested.length) visitRules(nested);
+    }
+  };
+  for (const sheet of sheets) {
+    let rules: CSSRuleList | undefined;
+    try {
+      rules = sheet.cssRules; // throws for cross-origin sheets
+    } catch {
+      continue;
+    }
+    visitRules(rules);
+  }
+  return { hover, pseudo };
+}
+
+function addMatches(root: Document | ShadowRoot, selectors: string[], into: Set<Element>): void {
+  for (const sel of selectors) {
+    try {
+      root.querySelectorAll(sel).forEach((el) => into.add(el));
+    } catch {
+      // a selector left invalid by the stripping (e.g. `:is(:hover)`): ignore that rule
+    }
+  }
+}
+
+/** Adds the hover-pointer and generated-content elements of `root` to `sets`. */
+export function scanStyleRules(root: Document | ShadowRoot, sets: RuleSets): void {
+  const sheets: CSSStyleSheet[] = Array.from(root.styleSheets);
+  const adopted = (root as { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets;
+  if (adopted) for (const s of adopted) sheets.push(s);
+  if (!sheets.length) return;
+  const { hover, pseudo } = selectorsOf(sheets);
+  addMatches(root, hover, sets.hoverPointer);
+  addMatches(root, pseudo, sets.generatedContent);
+}
