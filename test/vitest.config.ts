@@ -29,6 +29,8 @@ export default defineConfig({
         test: {
           name: "unit",
           root,
+          // Fast unit tests first, then the browser/e2e group with its own worker limit.
+          sequence: { groupOrder: 0 },
           include: ["shared/test/**/*.test.ts", "server/test/**/*.test.ts"],
         },
       },
@@ -37,6 +39,7 @@ export default defineConfig({
         test: {
           name: "e2e",
           root,
+          sequence: { groupOrder: 1 },
           include: ["test/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
