@@ -1,0 +1,144 @@
+// bench/snapshot: what /v1/snapshot costs, each figure beside the floor of JSON.parse +
+// JSON.stringify of the same payload measured in the same run (so a loaded machine shifts both).
+//   npm run bench:snapshot            (builds first; the server runs as a child process)
+//   BENCH_QUICK=1 npm run bench:snapshot   fewer repetitions
+// Prints: in-process refinement (and zod validation) for 200 / 2,000 / 10,000 raw elements,
+// HTTP round trips on loopback, requests/s with 200-element payloads, and the server memory
+// one 10,000-element request adds.
+import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { validateSnapshotRequest } from "@sightline/shared/contract";
+import { refineSnapshot } from "@sightline/shared/refine";
+import { makePayload } from "./payload.js";
+import { Client, startServerProcess } from "./server.js";
+
+const QUICK = process.env.BENCH_QUICK === "1";
+const SIZES = [200, 2_000, 10_000];
+const REPS: Record<number, number> = QUICK ? { 200: 10, 2000: 5, 10000: 3 } : { 200: 40, 2000: 15, 10000: 5 };
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+const ratio = (x: number, floor: number) => `${(x / floor).toFixed(1)}×`;
+
+function timeSync(reps: number, fn: () => void): number {
+  fn(); // warm-up
+  const out: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t = performance.now();
+    fn();
+    out.push(performance.now() - t);
+  }
+  return median(out);
+}
+async function timeAsync(reps: number, fn: () => Promise<void>): Promise<number> {
+  await fn();
+  const out: number[] = [];
+  for (let i = 0; i < reps; i++) {
+    const t = performance.now();
+    await fn();
+    out.push(performance.now() - t);
+  }
+  return median(out);
+}
+
+const rows: string[][] = [];
+const row = (...cells: string[]) => rows.push(cells);
+
+const payloads = new Map(SIZES.map((n) => [n, makePayload(n)]));
+const texts = new Map(SIZES.map((n) => [n, JSON.stringify(payloads.get(n))]));
+const floors = new Map<number, number>();
+
+console.log(`bench/snapshot on ${process.platform}, node ${process.version}, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}\n`);
+
+// 1. In process.
+row("in process", "elements", "JSON floor ms", "validate ms", "refine ms (no goal)", "refine ms (goal)", "refine/floor (goal)");
+for (const n of SIZES) {
+  const text = texts.get(n)!;
+  const req = payloads.get(n)!;
+  const noGoal = { ...req, goal: undefined };
+  const floor = timeSync(REPS[n], () => void JSON.stringify(JSON.parse(text)));
+  floors.set(n, floor);
+  const validate = timeSync(REPS[n], () => void validateSnapshotRequest(JSON.parse(text)));
+  const plain = timeSync(REPS[n], () => void refineSnapshot(noGoal, { cap: 100 }));
+  const goal = timeSync(REPS[n], () => void refineSnapshot(req, { cap: 100 }));
+  row("", String(n), ms(floor), `${ms(validate - floor / 2)} (${ratio(validate - floor / 2, floor)})`, ms(plain), ms(goal), ratio(goal, floor));
+}
+
+// 2–4. Over HTTP against the built server in its own process.
+const dataDir = mkdtempSync(join(tmpdir(), "sightline-bench-"));
+const server = await startServerProcess(dataDir);
+const client = new Client(server.origin, server.key);
+try {
+  row("");
+  row("HTTP loopback", "elements", "JSON floor ms", "round trip ms", "round trip/floor", "response KB");
+  for (const n of SIZES) {
+    const text = texts.get(n)!;
+    let size = 0;
+    const rt = await timeAsync(REPS[n], async () => {
+      const r = await client.post(text);
+      if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 200)}`);
+      JSON.parse(r.body);
+      size = r.body.length;
+    });
+    row("", String(n), ms(floors.get(n)!), ms(rt), ratio(rt, floors.get(n)!), (size / 1024).toFixed(0));
+  }
+
+  // Throughput: 200-element payloads, keep-alive, a few concurrent connections.
+  const text200 = texts.get(200)!;
+  const seconds = QUICK ? 3 : 6;
+  const conc = 8;
+  const until = performance.now() + seconds * 1000;
+  let done = 0;
+  let failed = 0;
+  await Promise.all(
+    Array.from({ length: conc }, async () => {
+      while (performance.now() < until) {
+        const r = await client.post(text200);
+        if (r.status === 200) done++;
+        else failed++;
+      }
+    }),
+  );
+  const rps = done / seconds;
+  // The error path (auth + parse + validate, no refinement, no ledger write) for contrast.
+  const bad = JSON.stringify({ ...payloads.get(200), viewport: { width: -1, height: 1 } });
+  let badDone = 0;
+  const badUntil = performance.now() + 2000;
+  await Promise.all(Array.from({ length: conc }, async () => {
+    while (performance.now() < badUntil) {
+      await client.post(bad);
+      badDone++;
+    }
+  }));
+  row("");
+  row("throughput", "payload", "concurrency", "requests/s", "failed");
+  row("", "200 elements, goal", String(conc), rps.toFixed(0), String(failed));
+  row("", "200 elements, invalid viewport (400)", String(conc), (badDone / 2).toFixed(0), "-");
+
+  // Memory one 10,000-element request adds: reset the peak (clear_refs 5), then peak − before.
+  const rss = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))![1]) / 1024;
+  await new Promise((r) => setTimeout(r, 200));
+  writeFileSync(`/proc/${server.pid}/clear_refs`, "5");
+  const before = rss("VmRSS");
+  const r = await client.post(texts.get(10_000)!);
+  if (r.status !== 200) throw new Error(`status ${r.status}`);
+  const peak = rss("VmHWM");
+  row("");
+  row("memory", "request", "RSS before MB", "peak during MB", "added MB");
+  row("", "10,000 elements", before.toFixed(0), peak.toFixed(0), (peak - before).toFixed(0));
+} finally {
+  client.close();
+  await server.stop();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+// Print as aligned columns.
+const widths: number[] = [];
+for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
+console.log("\nTargets: 2,000 elements ≤ 10 ms in process; HTTP round trip ≤ 3× the JSON floor; ≥ 500 requests/s; ≤ 100 MB added by a 10k request.");

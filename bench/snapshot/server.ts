@@ -1,0 +1,82 @@
+// The built server (server/dist/main.js) as a child process, and a keep-alive HTTP client.
+import { spawn } from "node:child_process";
+import { Agent, request } from "node:http";
+import { fileURLToPath } from "node:url";
+
+const MAIN = fileURLToPath(new URL("../../server/dist/main.js", import.meta.url));
+
+export interface ServerProcess {
+  origin: string;
+  key: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+export function startServerProcess(dataDir: string): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, [MAIN], {
+    env: {
+      ...process.env,
+      HOST: "127.0.0.1",
+      PORT: "0",
+      SIGHTLINE_DATA_DIR: dataDir,
+      SIGHTLINE_RATE_LIMIT: "0",
+      SIGHTLINE_DEV_CREDITS: "100000000",
+      SIGHTLINE_LOG_LEVEL: process.env.SIGHTLINE_LOG_LEVEL ?? "warn",
+    },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    proc.once("exit", (code) => reject(new Error(`server exited ${code}: ${out}`)));
+    proc.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+      const origin = /listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];
+      const key = /^\s+(sl_[\w-]+)\s*$/m.exec(out)?.[1];
+      if (origin && key && out.includes("openapi.json")) {
+        proc.stdout.removeAllListeners("data");
+        proc.stdout.resume();
+        resolve({
+          origin,
+          key,
+          pid: proc.pid!,
+          stop: () =>
+            new Promise<void>((r) => {
+              proc.removeAllListeners("exit");
+              proc.once("exit", () => r());
+              proc.kill("SIGTERM");
+            }),
+        });
+      }
+    });
+  });
+}
+
+export class Client {
+  readonly #agent = new Agent({ keepAlive: true, maxSockets: 64 });
+  constructor(
+    readonly origin: string,
+    readonly key: string,
+  ) {}
+
+  post(body: string, path = "/v1/snapshot"): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const buf = Buffer.from(body);
+      const req = request(
+        `${this.origin}${path}`,
+        { method: "POST", agent: this.#agent, headers: { authorization: `Bearer ${this.key}`, "content-type": "application/json", "content-length": buf.length } },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+          res.on("error", reject);
+        },
+      );
+      req.on("error", reject);
+      req.end(buf);
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+}
