@@ -10,6 +10,8 @@ export default defineConfig({
   srcDir: ".",
   entrypointsDir: "entrypoints",
   outDir: ".output",
+  // MV3 everywhere (WXT would default Firefox to MV2).
+  manifestVersion: 3,
   // No dev server, no browser download: only `wxt build` is used.
   webExt: { disabled: true },
   manifest: ({ browser }) => ({

@@ -8,7 +8,7 @@ import { $, copyText, download } from "./dom.js";
 import { rank, readPage, testConnection, type RankedSnapshot } from "./engine.js";
 import { boxOf, renderMap } from "./map-view.js";
 import { drawMarks, loadImage } from "./marks.js";
-import { formatPrompt } from "./prompt.js";
+import { formatPrompt, PROMPT_TOKEN_BUDGET } from "./prompt.js";
 import { DEFAULT_SETTINGS, loadSettings, saveSettings, type Settings } from "./settings.js";
 import { busy, done, failed, showMode } from "./status.js";
 
@@ -139,18 +139,26 @@ function readMarkdown(r: ReadResult): string {
 async function visualNow(): Promise<void> {
   if (!state.snapshot) await rankNow(true);
   const tab = await target();
-  busy("taking the screenshot…");
-  // Boxes must match the picture: re-collect geometry right before the screenshot when the
-  // page has scrolled since the ranking.
+  // The ranking may be older than what is on screen now (scrolled, resized): re-measure the
+  // same elements (ids are stable) right before the screenshot, so boxes match the picture.
+  // This costs nothing: the ranking is reused, only the geometry is read again.
+  busy("measuring the elements…", [1, 2]);
+  const fresh = await ask({ type: "collect", tabId: tab.tabId });
+  const now = new Map(fresh.raw_elements.map((r) => [r.id, r.rect]));
+  busy("taking the screenshot…", [2, 2]);
   const shot = await ask({ type: "screenshot", tabId: tab.tabId });
   const snap = state.snapshot!;
+  const marks = snap.elements.flatMap((e) => {
+    const rect = now.get(e.id);
+    return rect ? [{ id: e.id, rect }] : [];
+  });
   const img = await loadImage(shot.dataUrl);
   const canvas = $("#visual-canvas") as HTMLCanvasElement;
-  const drawn = drawMarks(canvas, img, snap.elements.map(boxOf), snap.viewport.width);
+  const drawn = drawMarks(canvas, img, marks, fresh.viewport?.width ?? snap.viewport.width);
   canvas.hidden = false;
   canvas.dataset.marks = String(drawn);
   $("#visual-empty").hidden = true;
-  $("#visual-info").textContent = `${drawn} marked elements in view (ids as in Map).`;
+  $("#visual-info").textContent = `${drawn} of ${snap.elements.length} ranked elements are in view (numbers are the Map ids).`;
   ($("#download-visual") as HTMLButtonElement).disabled = false;
   done();
 }
@@ -230,10 +238,22 @@ export async function startPanel(): Promise<void> {
   });
   $("#copy-json").addEventListener("click", () => void action(async () => (await copyText(snapshotJson()), done("Snapshot JSON copied."))));
   $("#download-json").addEventListener("click", () => download(`${fileStem()}.json`, snapshotJson()));
+  const promptNote = (p: Awaited<ReturnType<typeof formatPrompt>>) =>
+    `${p.included.length} elements, ${p.tokens} tokens${p.omitted.length ? ` (${p.omitted.length} left out for the ${PROMPT_TOKEN_BUDGET}-token budget)` : ""}`;
   $("#copy-prompt").addEventListener("click", () =>
-    void action(async () => (await copyText(formatPrompt(state.snapshot!, state.goal)), done("Agent prompt copied."))),
+    void action(async () => {
+      const p = await formatPrompt(state.snapshot!, state.goal);
+      await copyText(p.text);
+      done(`Agent prompt copied: ${promptNote(p)}.`);
+    }),
   );
-  $("#download-prompt").addEventListener("click", () => download(`${fileStem()}.txt`, formatPrompt(state.snapshot!, state.goal), "text/plain"));
+  $("#download-prompt").addEventListener("click", () =>
+    void action(async () => {
+      const p = await formatPrompt(state.snapshot!, state.goal);
+      download(`${fileStem()}.txt`, p.text, "text/plain");
+      done(`Agent prompt saved: ${promptNote(p)}.`);
+    }),
+  );
 
   $("#load-read").addEventListener("click", () => void action(readNow));
   $("#copy-read").addEventListener("click", () => void action(async () => (state.read && (await copyText(readMarkdown(state.read))), done("Markdown copied."))));

@@ -27,7 +27,18 @@ export function $(sel: string, root: ParentNode = document): HTMLElement {
 }
 
 export async function copyText(text: string): Promise<void> {
-  await navigator.clipboard.writeText(text);
+  try {
+    await navigator.clipboard.writeText(text);
+  } catch {
+    // The async clipboard needs a focused document; the panel may not have focus.
+    const ta = h("textarea", { style: "position:fixed;left:-9999px;top:0" });
+    ta.value = text;
+    document.body.append(ta);
+    ta.select();
+    const ok = document.execCommand("copy");
+    ta.remove();
+    if (!ok) throw new Error("The browser refused to copy. Use the download button instead.");
+  }
 }
 
 export function download(name: string, text: string, type = "application/json"): void {
