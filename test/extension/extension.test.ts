@@ -22,6 +22,7 @@ let key: string;
 let page: Page;
 let tabId: number;
 let panel: Page;
+let apiOrder: number[] = [];
 
 beforeAll(async () => {
   [site, server, ext] = await Promise.all([serveStatic(fixtures), startSightline(), launchWithExtension()]);
@@ -131,6 +132,7 @@ describe("extension: settings and API mode against the real server", () => {
     expect(rows[0].text).toMatch(/searchbox|textbox|combobox/);
     expect(await panel.textContent("#mode-badge")).toBe("API mode");
     expect(await server!.credits(key)).toBe(before - 1);
+    apiOrder = rows.map((r) => r.id);
     await panel.screenshot({ path: `${docs}map.png` });
   });
 
@@ -202,6 +204,29 @@ describe("extension: settings and API mode against the real server", () => {
     expect(hasMarks).toBeGreaterThan(100);
     await panel.screenshot({ path: `${docs}visual.png` });
   });
+
+  it("renders the whole page (beyond the visible part) with html-to-image", async () => {
+    await panel.click("#full-page");
+    await idle();
+    expect(await panel.textContent("#visual-info")).toMatch(/^Full page/);
+    const size = await panel.$eval("#visual-canvas", (c) => ({ w: (c as HTMLCanvasElement).width, h: (c as HTMLCanvasElement).height }));
+    const pageHeight = await page.evaluate(() => document.documentElement.scrollHeight);
+    expect(size.h).toBeGreaterThanOrEqual(pageHeight - 2);
+    expect(size.h).toBeGreaterThan(760);
+  });
+
+  it("acts on the tab it was opened for, even when another tab is in front", async () => {
+    const other = await ext.context.newPage();
+    await other.goto(site.url("/other.html"));
+    await other.bringToFront();
+    await view("read");
+    await panel.click("#load-read");
+    await idle();
+    expect(await panel.textContent("#read-title")).toBe("Trailhead Outfitters — Hiking gear");
+    expect(await panel.textContent("#tab-title")).toBe("Trailhead Outfitters — Hiking gear");
+    await other.close();
+    await page.bringToFront();
+  });
 });
 
 describe("extension: export and screenshots", () => {
@@ -272,8 +297,9 @@ describe("extension: local mode when the backend goes away", () => {
     await server!.close();
     server = null;
     const rows = await rankInPanel("search for shoes");
-    expect(rows[0].text).toMatch(/search/i);
     expect(await panel.textContent("#mode-badge")).toBe("Local mode");
     expect(await panel.textContent("#mode-note")).toMatch(/backend unreachable/i);
+    // Same capture, same goal: the same ranking as the server gave.
+    expect(rows.map((r) => r.id)).toEqual(apiOrder);
   });
 });
