@@ -27,7 +27,7 @@ export function compileFilter(f: Filter | undefined | null): CompiledFilter {
     for (const r of f.allowed_roles) {
       const k = String(r).trim().toLowerCase();
       roles.add(k);
-      for (const x of ROLE_ALIASES[k] ?? []) roles.add(x);
+      for (const x of Object.hasOwn(ROLE_ALIASES, k) ? ROLE_ALIASES[k] : []) roles.add(x); // own keys only: "constructor" is a role name too
     }
     // "submit" alone means submit buttons, not every button.
     submitOnly = roles.has("submit") && f.allowed_roles.every((r) => String(r).trim().toLowerCase() !== "button");
