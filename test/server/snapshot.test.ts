@@ -97,6 +97,20 @@ describe.skipIf(!REFINE_READY)("spec 4.2 (skipped until refine lands)", () => {
     expect(r.elements[0].fused_rank_index).toBe(0);
   });
 
+  test("a visible search box outranks a footer link; an occluded button loses to a visible one", async () => {
+    const body = page(0, {
+      raw_elements: [
+        el(1, { tag: "a", text: "Privacy", attributes: { href: "/privacy" }, rect: { x: 20, y: 3000, width: 60, height: 16 }, in_viewport: false }),
+        el(2, { tag: "input", text: "", attributes: { input_type: "search", placeholder: "Search" }, rect: { x: 400, y: 20, width: 300, height: 36 } }),
+        el(3, { tag: "button", text: "Continue", is_occluded: true, rect: { x: 100, y: 300, width: 120, height: 40 } }),
+        el(4, { tag: "button", text: "Continue", is_occluded: false, rect: { x: 100, y: 400, width: 120, height: 40 } }),
+      ],
+    });
+    const ids = (await snapshot(body)).elements.map((e) => e.id);
+    expect(ids.indexOf(2)).toBeLessThan(ids.indexOf(1));
+    expect(ids.indexOf(4)).toBeLessThan(ids.indexOf(3));
+  });
+
   test("the response is what the engine computes in process, plus the server's fields", async () => {
     const body = page(25, { goal: "buy" });
     const r = await snapshot(body);
