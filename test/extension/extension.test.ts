@@ -215,6 +215,16 @@ describe("extension: settings and API mode against the real server", () => {
     expect(size.h).toBeGreaterThan(760);
   });
 
+  it("renders the element last clicked in Map as an image", async () => {
+    // "clicking a row" above selected the top row, the search box.
+    expect(await panel.textContent("#element-image")).toBe(`Image of #${apiOrder[0]}`);
+    await panel.click("#element-image");
+    await idle();
+    expect(await panel.textContent("#visual-info")).toMatch(new RegExp(`^Element #${apiOrder[0]}, `));
+    const width = await panel.$eval("#visual-canvas", (c) => (c as HTMLCanvasElement).width);
+    expect(Math.abs(width - (await rectOf("#q")).width)).toBeLessThanOrEqual(2);
+  });
+
   it("acts on the tab it was opened for, even when another tab is in front", async () => {
     const other = await ext.context.newPage();
     await other.goto(site.url("/other.html"));

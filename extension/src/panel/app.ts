@@ -22,6 +22,8 @@ interface State {
   goal: string;
   read: ReadResult | null;
   overlay: boolean;
+  /** The element last clicked in Map (for the element image). */
+  selected: number | null;
 }
 
 const fixedTabId = (() => {
@@ -30,7 +32,7 @@ const fixedTabId = (() => {
   return Number.isInteger(n) && n >= 0 ? n : undefined;
 })();
 
-const state: State = { tab: null, settings: DEFAULT_SETTINGS, capture: null, snapshot: null, goal: "", read: null, overlay: false };
+const state: State = { tab: null, settings: DEFAULT_SETTINGS, capture: null, snapshot: null, goal: "", read: null, overlay: false, selected: null };
 let running = false;
 
 async function target(): Promise<TabInfo> {
@@ -56,6 +58,9 @@ function resetForTab(tab: TabInfo): void {
   $("#visual-info").textContent = "";
   ($("#overlay-toggle") as HTMLInputElement).checked = false;
   state.overlay = false;
+  state.selected = null;
+  ($("#element-image") as HTMLButtonElement).disabled = true;
+  $("#element-image").textContent = "Element image";
   showMode(null, null);
 }
 
@@ -103,6 +108,11 @@ const mapHandlers = {
   },
   select(box: ReturnType<typeof boxOf>) {
     if (!state.tab) return;
+    state.selected = box.id;
+    for (const li of document.querySelectorAll<HTMLElement>("#element-list li")) li.classList.toggle("active", li.dataset.id === String(box.id));
+    const btn = $("#element-image") as HTMLButtonElement;
+    btn.disabled = false;
+    btn.textContent = `Image of #${box.id}`;
     ask({ type: "scroll-to", tabId: state.tab.tabId, box, scroll: scroll() }).catch(failed);
   },
 };
@@ -163,18 +173,20 @@ async function visualNow(): Promise<void> {
   done();
 }
 
-async function fullPageNow(): Promise<void> {
+/** Renders the page (id undefined) or one element with html-to-image, beyond the visible part. */
+async function pageImageNow(id?: number): Promise<void> {
   const tab = await target();
-  busy("rendering the whole page (html-to-image)… this can take a few seconds on long pages");
-  const { dataUrl } = await ask({ type: "page-image", tabId: tab.tabId });
+  busy(id === undefined ? "rendering the whole page (html-to-image)… long pages take a few seconds" : `rendering element #${id}…`);
+  const { dataUrl } = await ask({ type: "page-image", tabId: tab.tabId, id });
   const img = await loadImage(dataUrl);
   const canvas = $("#visual-canvas") as HTMLCanvasElement;
   canvas.width = img.naturalWidth;
   canvas.height = img.naturalHeight;
   canvas.getContext("2d")?.drawImage(img, 0, 0);
   canvas.hidden = false;
+  delete canvas.dataset.marks;
   $("#visual-empty").hidden = true;
-  $("#visual-info").textContent = `Full page, ${img.naturalWidth}×${img.naturalHeight} px.`;
+  $("#visual-info").textContent = `${id === undefined ? "Full page" : `Element #${id}`}, ${img.naturalWidth}×${img.naturalHeight} px.`;
   ($("#download-visual") as HTMLButtonElement).disabled = false;
   done();
 }
@@ -259,7 +271,8 @@ export async function startPanel(): Promise<void> {
   $("#copy-read").addEventListener("click", () => void action(async () => (state.read && (await copyText(readMarkdown(state.read))), done("Markdown copied."))));
 
   $("#take-visual").addEventListener("click", () => void action(visualNow));
-  $("#full-page").addEventListener("click", () => void action(fullPageNow));
+  $("#full-page").addEventListener("click", () => void action(() => pageImageNow()));
+  $("#element-image").addEventListener("click", () => void action(() => pageImageNow(state.selected ?? undefined)));
   $("#download-visual").addEventListener("click", () => {
     const a = document.createElement("a");
     a.href = ($("#visual-canvas") as HTMLCanvasElement).toDataURL("image/png");
