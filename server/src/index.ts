@@ -11,6 +11,7 @@ import type { Logger } from "pino";
 export { createApp, type AppParts, type CreatedApp } from "./app.js";
 export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig, type LogLevel } from "./config.js";
 export { Ledger, ledgerFile, type Account, type Reservation } from "./ledger/index.js";
+export { createLogger } from "./logger.js";
 export type { AppDeps, AppState, AppContext, AppRouter, AppMiddleware, ErrorStyle } from "./context.js";
 
 export interface RunningServer {
@@ -31,13 +32,13 @@ export interface RunningServer {
 export async function startServer(
   overrides: Partial<ServerConfig> = {},
   env: Record<string, string | undefined> = process.env,
-  inject: Pick<AppParts, "refine"> = {},
+  inject: { refine?: AppParts["refine"]; logger?: Logger } = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env, overrides);
-  const logger = createLogger(config.logLevel);
+  const logger = inject.logger ?? createLogger(config.logLevel);
   const ledger = await Ledger.open(ledgerFile(config.dataDir));
   const reranker = await loadReranker(config, logger);
-  const created = createApp({ config, ledger, logger, reranker, ...inject });
+  const created = createApp({ config, ledger, logger, reranker, ...(inject.refine ? { refine: inject.refine } : {}) });
 
   const server: Server = createServer(created.app.callback());
   server.keepAliveTimeout = 10_000;

@@ -149,3 +149,26 @@ test("GET /health needs no key", async () => {
   expect(r.status).toBe(200);
   expect(r.body.status).toBe("ok");
 });
+
+test("logs: one structured line per request with its id; never the key or the body", async () => {
+  const lines: string[] = [];
+  const logged = await startSightline({ logLines: lines });
+  try {
+    const key = await logged.createKey(2);
+    const secretText = "very-secret-page-text";
+    await call(logged.origin, "/v1/snapshot", { key, body: { ...page(1), goal: secretText }, headers: { "x-request-id": "log-test-1" } });
+    await call(logged.origin, "/v1/snapshot", { key: `${key}-wrong`, body: page(1), headers: { "x-request-id": "log-test-2" } });
+    const entries = lines.map((l) => JSON.parse(l) as Record<string, unknown>);
+    const first = entries.find((e) => e.req_id === "log-test-1");
+    expect(first).toMatchObject({ method: "POST", path: "/v1/snapshot", msg: "request" });
+    expect(typeof first?.ms).toBe("number");
+    expect(typeof first?.account).toBe("string");
+    expect(entries.find((e) => e.req_id === "log-test-2")).toMatchObject({ status: 401 });
+    const all = lines.join("\n");
+    expect(all).not.toContain(key);
+    expect(all).not.toContain(key.slice(3, 20));
+    expect(all).not.toContain(secretText);
+  } finally {
+    await logged.close();
+  }
+});

@@ -14,7 +14,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { startServer, type AppParts, type RunningServer, type ServerConfig } from "@sightline/server";
+import { createLogger, startServer, type AppParts, type LogLevel, type RunningServer, type ServerConfig } from "@sightline/server";
+
+function collectingLogger(lines: string[], level: LogLevel) {
+  return createLogger(level, { write: (line: string) => void lines.push(line) });
+}
 
 export interface SightlineOptions {
   /** Config overrides (port, host and dataDir are set for you unless given). */
@@ -25,6 +29,8 @@ export interface SightlineOptions {
   dataDir?: string;
   /** Replaces the refinement engine (fault injection only). */
   refine?: AppParts["refine"];
+  /** Collect the server's JSON log lines here (level "info" unless config.logLevel says otherwise). */
+  logLines?: string[];
 }
 
 export interface Sightline {
@@ -49,7 +55,10 @@ export async function startSightline(opts: SightlineOptions = {}): Promise<Sight
   const server = await startServer(
     { host: "127.0.0.1", port: 0, dataDir, logLevel: "silent", rateLimitPerMinute: 0, ...opts.config },
     opts.env ?? {},
-    opts.refine ? { refine: opts.refine } : {},
+    {
+      ...(opts.refine ? { refine: opts.refine } : {}),
+      ...(opts.logLines ? { logger: collectingLogger(opts.logLines, opts.config?.logLevel ?? "info") } : {}),
+    },
   );
   const { ledger } = server;
   const accountOf = async (key: string) => {
