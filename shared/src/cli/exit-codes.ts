@@ -1,6 +1,6 @@
 // Exit codes scripts can rely on. Documented in the README (section "SDK and command line")
 // and in `sightline --help`.
-import { SightlineError, SightlineTimeoutError } from "../client/index.js";
+import { SightlineError, SightlineTimeoutError } from "../client/errors.js";
 
 export const EXIT = {
   /** Success. */

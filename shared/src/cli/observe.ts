@@ -2,8 +2,8 @@
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { OBSERVE_MODES, READ_FORMATS, RENDER_QUALITIES, type ObserveRequest } from "../contract/index.js";
-import { Sightline } from "../client/index.js";
+import type { ObserveRequest } from "../contract/index.js";
+import { Sightline } from "../client/sightline.js";
 import { CliError, EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { oneOf, oneUrl, parsed, positiveInt, seconds } from "./parse.js";
@@ -24,6 +24,11 @@ Asks the Sightline server to render URL (POST /v1/observe).
   --json                    print the raw JSON response
   --timeout SECONDS         client timeout (default 60)
   -q, --quiet               no progress on stderr`;
+
+// The contract's lists (contract/observe.ts), repeated here so that parsing flags does not load zod.
+const OBSERVE_MODES = ["read", "map", "visual"] as const;
+const READ_FORMATS = ["markdown", "text"] as const;
+const RENDER_QUALITIES = ["performance", "precision"] as const;
 
 const OPTIONS = {
   mode: { type: "string" },

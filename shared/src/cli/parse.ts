@@ -1,5 +1,4 @@
 // Shared flag parsing helpers on top of node:util parseArgs.
-import { parseHttpUrl } from "../contract/index.js";
 import { CliError, EXIT } from "./exit-codes.js";
 
 /** Runs a node:util parseArgs call; its errors (unknown flag, missing value) become usage errors (exit 2). */
@@ -18,8 +17,13 @@ export function oneUrl(positionals: string[], usage: string): string {
   const raw = positionals[0];
   // Accept "example.com" as a convenience: the server wants an absolute http(s) URL.
   const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(raw) ? raw : `https://${raw}`;
-  const url = parseHttpUrl(withScheme);
-  if (!url) throw new CliError(`invalid URL: ${raw} (an http:// or https:// URL is needed)`, EXIT.usage);
+  let url: URL | null = null;
+  try {
+    url = new URL(withScheme);
+  } catch {
+    // reported below
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) throw new CliError(`invalid URL: ${raw} (an http:// or https:// URL is needed)`, EXIT.usage);
   return url.href;
 }
 

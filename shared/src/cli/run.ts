@@ -1,9 +1,7 @@
 // Dispatches `sightline <command>` and turns every failure into a message and an exit code.
 import { describeFailure, EXIT, EXIT_TABLE, type ExitCode } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
-import { observeCommand, OBSERVE_USAGE } from "./observe.js";
 import { cliSettings } from "./settings.js";
-import { SNAPSHOT_USAGE, snapshotCommand } from "./snapshot.js";
 import { progress } from "./spinner.js";
 
 export const USAGE = `usage: sightline <command> [options]
@@ -44,11 +42,13 @@ export async function run(argv: string[], ctx: RunContext): Promise<ExitCode> {
   };
   try {
     switch (command) {
+      // Commands load on demand: `--help` and usage errors should not pay for zod,
+      // playwright-core and the tokenizer tables (seconds on a busy machine).
       case "observe":
-        await observeCommand(rest, io);
+        await (await import("./observe.js")).observeCommand(rest, io);
         break;
       case "snapshot":
-        await snapshotCommand(rest, io);
+        await (await import("./snapshot.js")).snapshotCommand(rest, io);
         break;
       case undefined:
       case "help":
@@ -69,5 +69,3 @@ export async function run(argv: string[], ctx: RunContext): Promise<ExitCode> {
     return exitCode;
   }
 }
-
-export { OBSERVE_USAGE, SNAPSHOT_USAGE };

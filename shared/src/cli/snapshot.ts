@@ -1,10 +1,8 @@
 // `sightline snapshot URL`: open the page in local headless Chromium, collect it, refine it
 // through the API (POST /v1/snapshot) or locally, print the ranked elements.
 import { parseArgs } from "node:util";
-import { Sightline } from "../client/index.js";
-import { snapshot, waitForStable, type PageSnapshot } from "../playwright/index.js";
-import { toPrompt } from "../prompt/index.js";
-import { launchBrowser } from "./browser.js";
+import { Sightline } from "../client/sightline.js";
+import type { PageSnapshot } from "../playwright/index.js";
 import { CliError, EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 import { requireKey } from "./observe.js";
@@ -66,6 +64,9 @@ export async function snapshotCommand(args: string[], io: CliIo): Promise<void> 
       });
 
   io.progress.update("starting Chromium");
+  const { launchBrowser } = await import("./browser.js");
+  const { snapshot } = await import("../playwright/snapshot.js");
+  const { waitForStable } = await import("../playwright/stable.js");
   const browser = await launchBrowser(io.env);
   let snap: PageSnapshot;
   try {
@@ -89,6 +90,7 @@ export async function snapshotCommand(args: string[], io: CliIo): Promise<void> 
     const { request: _request, ...response } = snap;
     io.out(`${JSON.stringify(response, null, 2)}\n`);
   } else if (values.prompt) {
+    const { toPrompt } = await import("../prompt/index.js");
     const p = toPrompt(snap, { tokenBudget: budget ?? 1000 });
     io.out(`${p.text}\n`);
     io.err(`${p.tokens} tokens, ${p.included.length} elements (${p.omitted.length} omitted)\n`);

@@ -1,6 +1,6 @@
 // Elements as a fixed-width text table for terminals.
 import type { ObserveElement, RefinedElement } from "../contract/index.js";
-import { redundantType } from "../prompt/index.js";
+import { redundantType } from "../prompt/format.js";
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
 const cut = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);

@@ -1,12 +1,8 @@
 // The HTTP client for /v1/snapshot and /v1/observe. Isomorphic: only fetch, AbortController
 // and URL, so the same class runs in Node, in the browser extension and in a service worker.
-import {
-  CLIENT_DEFAULT_TIMEOUT_MS,
-  type ObserveRequest,
-  type ObserveResponse,
-  type SnapshotRequest,
-  type SnapshotResponse,
-} from "../contract/index.js";
+import type { ObserveRequest, ObserveResponse, SnapshotRequest, SnapshotResponse } from "../contract/index.js";
+// limits.js directly: the contract index loads zod, which a client does not need at run time.
+import { CLIENT_DEFAULT_TIMEOUT_MS } from "../contract/limits.js";
 import { SightlineError, SightlineNetworkError, SightlineTimeoutError } from "./errors.js";
 import { DEFAULT_RETRY, RETRYABLE_STATUSES, parseRetryAfter, retryDelay, type RetryPolicy } from "./retry.js";
 

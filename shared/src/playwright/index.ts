@@ -3,12 +3,12 @@ export {
   snapshot,
   collectPage,
   snapshotRequest,
-  refineLocally,
   type PageSnapshot,
   type PageSnapshotOptions,
   type SnapshotMode,
   type CollectorOptions,
 } from "./snapshot.js";
+export { refineLocally } from "./local.js";
 export { click, type, press, type ActionResult, type ActionOutcome, type ActionOptions, type TypeOptions } from "./actions.js";
 export { waitForStable, type StableOptions, type StableResult } from "./stable.js";
 export { injectCollector, collectorBundlePath, collectorSource } from "./bundle.js";

@@ -1,13 +1,7 @@
 // snapshot(page): collect the live page with the injected collector, then refine it through
 // the API (POST /v1/snapshot) or locally with the same engine the server runs.
 import type { Page } from "playwright-core";
-import {
-  SNAPSHOT_DEFAULT_CAP,
-  type Filter,
-  type SnapshotRequest,
-  type SnapshotResponse,
-} from "../contract/index.js";
-import { refineSnapshot } from "../refine/index.js";
+import type { Filter, SnapshotRequest, SnapshotResponse } from "../contract/index.js";
 import type { Sightline } from "../client/index.js";
 import { injectCollector } from "./bundle.js";
 import { clientFromEnv } from "./env.js";
@@ -73,27 +67,12 @@ export function snapshotRequest(captured: SnapshotRequest, opts: Pick<PageSnapsh
   return req;
 }
 
-/** Refines a request in this process exactly as the server would (no ML reranker). */
-export function refineLocally(req: SnapshotRequest, cap: number = SNAPSHOT_DEFAULT_CAP): PageSnapshot {
-  const result = refineSnapshot(req, { cap });
-  return {
-    status: "success",
-    url: req.url,
-    timestamp: new Date().toISOString(),
-    credits_used: 0,
-    credits_remaining: null,
-    error: null,
-    ...result,
-    mode: "local",
-    request: req,
-  };
-}
-
 export async function snapshot(page: Page, opts: PageSnapshotOptions = {}): Promise<PageSnapshot> {
   const client = opts.client ?? (opts.mode === "local" ? null : clientFromEnv());
   const mode: SnapshotMode = opts.mode ?? (client ? "api" : "local");
   const req = snapshotRequest(await collectPage(page, opts), opts);
-  if (mode === "local") return refineLocally(req, opts.cap);
+  // The engine (and its ranking tables) loads only when a caller refines locally.
+  if (mode === "local") return (await import("./local.js")).refineLocally(req, opts.cap);
   if (!client) throw new Error("Sightline snapshot: API mode needs a client or SIGHTLINE_API_KEY (or use mode: \"local\")");
   const res = await client.snapshot(req);
   return { ...res, mode: "api", request: req };
