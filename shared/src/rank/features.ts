@@ -2,7 +2,7 @@
 // reranker reads the same vector plus the heuristic's own score and rank.
 import type { RawElement, RefinedElement } from "../contract/index.js";
 import type { Intent } from "./intent.js";
-import { squash, stem, tokens } from "./text.js";
+import { normalize, squash, stem, tokens } from "./text.js";
 
 export interface Candidate {
   element: RefinedElement;
@@ -12,6 +12,7 @@ export interface Candidate {
 /** Order matters: the committed model's weights are keyed by these names. */
 export const BASE_FEATURES = [
   "quoted_exact", // a quoted goal string equals the element's text/name
+  "quoted_verbatim", // ... even in case and punctuation
   "quoted_contains", // ... or occurs in it as whole words
   "quoted_nearby", // ... or in its label/nearby text
   "quoted_absent_tab", // nothing on the page matches the quote and this is an unselected tab
@@ -19,7 +20,8 @@ export const BASE_FEATURES = [
   "cov_stem", // ... found by stem
   "cov_syn", // ... found by synonym
   "cov_nearby", // share of goal words found in nearby_text (the label next to an input)
-  "nearby_entry", // cov_nearby for fields only: a label next to an input names the input
+  "nearby_control", // cov_nearby for form controls only: a label next to an input/checkbox names it
+  "label_word", // share of the goal's field-label words ("from", "to") in the element's text or label
   "cov_attr", // share of goal words found only in href, name and id attributes
   "precision", // share of the element's own words that the goal mentions
   "number_match", // a number from the goal occurs in the element
@@ -111,6 +113,8 @@ function isEntry(e: RefinedElement): boolean {
 
 function verbAgreement(intent: Intent, e: RefinedElement, entry: boolean): number {
   const role = e.role;
+  // Static content (headings, sections, paragraphs) is never what an action verb acts on.
+  if (intent.verb !== "none" && !entry && !e.visual_cues?.is_clickable && !CLICK_ROLES.has(role) && !SELECT_ROLES.has(role)) return -0.5;
   switch (intent.verb) {
     case "type":
       return entry ? 1 : CLICK_ROLES.has(role) ? -0.5 : 0;
@@ -155,6 +159,23 @@ function rowContext(i: number, cands: Candidate[]): string {
   return parts.join(" ");
 }
 
+/** Text of the smallest other element whose box holds this one's centre and carries a value (its card). */
+function containerText(i: number, cands: Candidate[], parse: (s: string) => number | null): string {
+  const e = cands[i].element;
+  const cx = e.bbox.x + e.bbox.width / 2, cy = e.bbox.y + e.bbox.height / 2;
+  let best = "", bestArea = Number.POSITIVE_INFINITY;
+  for (let j = 0; j < cands.length; j++) {
+    if (j === i) continue;
+    const b = cands[j].element.bbox;
+    const area = b.width * b.height;
+    if (area >= bestArea || cx < b.x || cx > b.x + b.width || cy < b.y || cy > b.y + b.height) continue;
+    if (parse(cands[j].element.text) === null) continue;
+    best = cands[j].element.text;
+    bestArea = area;
+  }
+  return best;
+}
+
 export interface PageFeatures {
   rows: Float64Array[];
   /** Which candidates each row belongs to (same order as the input). */
@@ -183,7 +204,16 @@ export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Arra
       if (f.primaryText === q || (f.primaryToks.size > 0 && squash(cands[i].raw.attributes?.aria_label as string) === q)) r[idx.quoted_exact] = 1;
       else if (containsWords(f.primaryText, q)) r[idx.quoted_contains] = Math.max(r[idx.quoted_contains], 1);
       else if (containsWords(f.nearby, q)) r[idx.quoted_nearby] = 1;
-      if (r[idx.quoted_exact] || r[idx.quoted_contains]) quoteFound = true;
+      if ((r[idx.quoted_exact] || r[idx.quoted_contains]) && (e.visual_cues?.is_clickable || isEntry(e))) quoteFound = true;
+    }
+    if (intent.quotedRaw.length && r[idx.quoted_exact]) {
+      const own = (e.text || e.name || "").replace(/\s+/g, " ").trim();
+      if (intent.quotedRaw.includes(own)) r[idx.quoted_verbatim] = 1;
+    }
+    if (intent.labelWords.length) {
+      let hit = 0;
+      for (const w of intent.labelWords) if (f.primaryToks.has(w) || f.nearbyToks.has(w)) hit++;
+      r[idx.label_word] = hit / intent.labelWords.length;
     }
     if (nWords > 0) {
       let ex = 0, st = 0, sy = 0, nb = 0, at = 0;
@@ -216,9 +246,15 @@ export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Arra
       if (f.primaryToks.has(num) || f.primaryText === num || containsWords(f.primaryText, num)) r[idx.number_match] = 1;
       else if (containsWords(f.nearby, num) && r[idx.number_match] < 0.5) r[idx.number_match] = 0.5;
     }
-    for (const t of intent.tuples) {
-      if (f.idRaw === t || f.primaryText.replace(/\s+/g, "") === t) r[idx.tuple_match] = 1;
-      else if (f.idRaw.includes(t) || f.nearby.replace(/\s+/g, "").includes(t)) r[idx.tuple_match] = Math.max(r[idx.tuple_match], 0.5);
+    if (intent.tuples.length) {
+      const a = cands[i].raw.attributes ?? {};
+      const hay = [f.idRaw, e.text, e.name ?? "", str(a.aria_label), str(a.title)].map((h) => normalize(h).replace(/\s+/g, ""));
+      const near = f.nearby.replace(/\s+/g, "");
+      for (const t of intent.tuples) {
+        if (hay.includes(t)) r[idx.tuple_match] = 1;
+        else if (hay.some((h) => h.includes(t))) r[idx.tuple_match] = Math.max(r[idx.tuple_match], 0.8);
+        else if (near.includes(t)) r[idx.tuple_match] = Math.max(r[idx.tuple_match], 0.3);
+      }
     }
     const entry = entries[i];
     r[idx.verb_agree] = verbAgreement(intent, e, entry);
@@ -227,7 +263,7 @@ export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Arra
       const dateish = e.input_type === "date" || [...f.nearbyStems, ...f.attrStems, ...f.primaryStems].some((s) => DATE_STEMS.has(s));
       r[idx.date_field] = dateish ? 1 : 0;
     }
-    r[idx.nearby_entry] = entry ? r[idx.cov_nearby] : 0;
+    r[idx.nearby_control] = entry || CHECK_ROLES.has(e.role) ? r[idx.cov_nearby] : 0;
     r[idx.value_entry] = intent.hasValue && entry ? 1 : 0;
     r[idx.is_entry] = entry ? 1 : 0;
     r[idx.is_clickable] = e.visual_cues?.is_clickable ? 1 : 0;
@@ -246,7 +282,9 @@ export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Arra
   if (intent.quoted.length > 0 && !quoteFound) {
     for (let i = 0; i < n; i++) {
       const e = cands[i].element;
-      const selected = str(cands[i].raw.attributes?.aria_selected) === "true";
+      const a = cands[i].raw.attributes ?? {};
+      // Selected: aria-selected, a tab's aria-expanded, or the usual "active/selected" class.
+      const selected = str(a.aria_selected) === "true" || str(a.aria_expanded) === "true" || /(^|[\s_-])(active|selected|current)($|[\s_-])/i.test(str(a.class_name));
       if (e.role === "tab" && !selected) rows[i][idx.quoted_absent_tab] = 1;
     }
   }
@@ -280,7 +318,7 @@ function markSuperlative(intent: Intent, cands: Candidate[], rows: Float64Array[
   const values: [number, number][] = [];
   for (const i of pool) {
     const own = parse(`${cands[i].element.text} ${cands[i].element.nearby_text ?? ""}`);
-    const v = own ?? parse(rowContext(i, cands));
+    const v = own ?? parse(containerText(i, cands, parse)) ?? parse(rowContext(i, cands));
     if (v !== null && Number.isFinite(v)) values.push([i, v]);
   }
   if (values.length < 2) return;

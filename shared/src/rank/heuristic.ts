@@ -5,6 +5,7 @@ import { BASE_FEATURES, type BaseFeature } from "./features.js";
 /** Hand-set weights (documented in the README's ranking section); unlisted features weigh 0. */
 export const HEURISTIC_WEIGHTS: Partial<Record<BaseFeature, number>> = {
   quoted_exact: 4,
+  quoted_verbatim: 0.5,
   quoted_contains: 2.5,
   quoted_nearby: 1,
   quoted_absent_tab: 2,
@@ -12,7 +13,8 @@ export const HEURISTIC_WEIGHTS: Partial<Record<BaseFeature, number>> = {
   cov_stem: 2.5,
   cov_syn: 1.2,
   cov_nearby: 0.5,
-  nearby_entry: 1.5,
+  nearby_control: 1.5,
+  label_word: 1,
   cov_attr: 1,
   precision: 1,
   number_match: 1.5,
@@ -21,7 +23,7 @@ export const HEURISTIC_WEIGHTS: Partial<Record<BaseFeature, number>> = {
   superlative_match: 2.5,
   verb_agree: 0.8,
   role_hint: 0.8,
-  date_field: 1.2,
+  date_field: 2,
   value_entry: 0.5,
   importance: 0.5,
   in_viewport: 0.3,

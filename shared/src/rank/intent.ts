@@ -6,13 +6,14 @@ export type VerbClass = "type" | "click" | "select" | "check" | "none";
 
 const VERBS: Record<Exclude<VerbClass, "none">, string[]> = {
   type: ["type", "enter", "fill", "write", "input", "put", "insert", "search", "set", "provide", "specify", "add", "change"],
-  click: ["click", "press", "tap", "open", "go", "follow", "navigate", "visit", "hit", "push", "close", "dismiss", "submit", "buy", "book", "switch", "run", "find", "show", "view", "start", "login", "log", "sign"],
+  click: ["click", "press", "tap", "open", "go", "follow", "navigate", "visit", "hit", "push", "close", "dismiss", "submit", "buy", "book", "switch", "run", "find", "show", "view", "login", "log", "sign"],
   select: ["select", "choose", "pick", "opt"],
   check: ["check", "tick", "toggle", "uncheck", "untick", "enable", "disable", "mark", "unmark"],
 };
 const VERB_OF = new Map<string, Exclude<VerbClass, "none">>();
+// Keyed by stem so "entering", "clicked", "selects" find their class.
 for (const [cls, words] of Object.entries(VERBS) as [Exclude<VerbClass, "none">, string[]][]) {
-  for (const w of words) if (!VERB_OF.has(w)) VERB_OF.set(w, cls);
+  for (const w of words) if (!VERB_OF.has(stem(w))) VERB_OF.set(stem(w), cls);
 }
 
 /** Nouns that name a kind of control, mapped to the roles they mean. */
@@ -64,6 +65,10 @@ export interface Intent {
   words: { word: string; stem: string; syn: string[] }[];
   /** Quoted strings, squashed. */
   quoted: string[];
+  /** Quoted strings as written (case and punctuation kept, whitespace collapsed). */
+  quotedRaw: string[];
+  /** Field-label words ("from", "to") found in the goal: weak evidence, kept apart from `words`. */
+  labelWords: string[];
   /** Numbers and number-like tokens written in the goal (digits only, "(0,1)" kept as written too). */
   numbers: string[];
   /** Coordinate-like tuples written in the goal, squashed without spaces: "(0,1)". */
@@ -91,25 +96,38 @@ const SUPERLATIVES: [RegExp, Superlative][] = [
 export function parseIntent(goal: string): Intent {
   const norm = normalize(goal);
   const quoted: string[] = [];
-  for (const m of norm.matchAll(/"([^"]+)"|«([^»]+)»|“([^”]+)”|(?:^|[\s(])'([^']+)'(?=$|[\s.,;:!?)])/g)) {
-    const q = squash(m[1] ?? m[2] ?? m[3] ?? m[4] ?? "");
-    if (q) quoted.push(q);
+  const quotedRaw: string[] = [];
+  const cased = goal.normalize("NFKC").replace(/[\u201c\u201d]/g, '"').replace(/[\u2018\u2019]/g, "'");
+  for (const m of cased.matchAll(/"([^"]+)"|«([^»]+)»|(?:^|[\s(])'([^']+)'(?=$|[\s.,;:!?)])/g)) {
+    const text = m[1] ?? m[2] ?? m[3] ?? "";
+    const q = squash(text);
+    if (q) {
+      quoted.push(q);
+      quotedRaw.push(text.replace(/\s+/g, " ").trim());
+    }
   }
   const tuples = [...norm.matchAll(/\(\s*-?\d+(?:\.\d+)?\s*(?:,\s*-?\d+(?:\.\d+)?\s*)+\)/g)].map((m) => m[0].replace(/\s+/g, ""));
-  const numbers = [...norm.matchAll(/-?\d+(?:[.,:/]\d+)*/g)].map((m) => m[0]);
-  const hasDate =
-    /\b\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\b/.test(norm) ||
-    new RegExp(`\\b(${MONTHS.join("|")}|${MONTH_ABBR.join("|")})\\b\\.?\\s*\\d{1,2}|\\b\\d{1,2}(st|nd|rd|th)?\\s+(of\\s+)?(${MONTHS.join("|")})\\b`).test(norm);
+  const dateRes = [
+    /\b\d{1,2}[/.-]\d{1,2}(?:[/.-]\d{2,4})?\b/g,
+    new RegExp(`\\b(${MONTHS.join("|")}|${MONTH_ABBR.join("|")})\\b\\.?\\s*\\d{1,2}(st|nd|rd|th)?\\b`, "g"),
+    new RegExp(`\\b(the\\s+)?\\d{1,2}(st|nd|rd|th)?\\s+(of\\s+)?(${MONTHS.join("|")})\\b`, "g"),
+  ];
+  const hasDate = dateRes.some((re) => new RegExp(re.source).test(norm));
+  // Numbers that are part of a date are the date's, not a count or a label to match.
+  let undated = norm;
+  for (const re of dateRes) undated = undated.replace(re, " ");
+  const numbers = [...undated.replace(/\([^)]*\)/g, " ").matchAll(/-?\d+(?:[.,:]\d+)*/g)].map((m) => m[0]);
 
   const toks = tokens(goal);
   let verb: VerbClass = "none";
   const roleHints = new Set<string>();
   let ordinal: number | null = null;
   const words: Intent["words"] = [];
+  const labelWords: string[] = [];
   const seen = new Set<string>();
   for (let i = 0; i < toks.length; i++) {
     const t = toks[i];
-    const v = VERB_OF.get(t);
+    const v = VERB_OF.get(stem(t));
     // The first verb sets the intent ("search for shoes" is a type intent, "click search" a click).
     if (v && verb === "none") {
       verb = v;
@@ -126,7 +144,11 @@ export function parseIntent(goal: string): Intent {
       continue;
     }
     if (ROLE_NOUNS[t]) for (const r of ROLE_NOUNS[t]) roleHints.add(r);
-    if (STOPWORDS.has(t) && !LABEL_WORDS.has(t)) continue;
+    if (LABEL_WORDS.has(t)) {
+      if (!labelWords.includes(t)) labelWords.push(t);
+      continue;
+    }
+    if (STOPWORDS.has(t)) continue;
     if (seen.has(t)) continue;
     seen.add(t);
     words.push({ word: t, stem: stem(t), syn: synonymStems(t) });
@@ -140,5 +162,5 @@ export function parseIntent(goal: string): Intent {
   }
   const hasValue =
     hasDate || numbers.length > 0 || (verb === "type" && (quoted.length > 0 || /\b(with|as)\b/.test(norm)));
-  return { raw: goal, verb, words, quoted, numbers, tuples, roleHints, ordinal, superlative, hasDate, hasValue };
+  return { raw: goal, verb, words, quoted, quotedRaw, labelWords, numbers, tuples, roleHints, ordinal, superlative, hasDate, hasValue };
 }

@@ -45,9 +45,9 @@ export function stem(word: string): string {
  * is a set of words a page and a goal use for the same thing.
  */
 const UI_GROUPS: string[][] = [
-  ["from", "origin", "departure", "depart", "departing", "leaving", "leave", "source"],
+  ["from", "origin", "departure", "depart", "departing", "leaving", "leave", "source", "outbound"],
   ["to", "destination", "arrival", "arrive", "arriving", "going"],
-  ["return", "returning", "back", "inbound"],
+  ["return", "returning", "back", "inbound", "home"],
   ["close", "x", "dismiss", "cancel", "×", "✕"],
   ["ok", "okay", "confirm", "accept", "yes"],
   ["search", "find", "look", "lookup", "go"],

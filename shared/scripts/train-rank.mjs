@@ -1,0 +1,198 @@
+// Trains the goal reranker (npm run train:rank) and writes shared/src/rank/model.json.
+//
+// Data: synthetic cases from rank-synth.mjs (always) plus any collected corpus files
+// (rank-collect.mjs output, default $TMPDIR/sightline-rank/*.jsonl). Every case goes through the
+// real refinement engine (shared/dist, so build first) with a capturing reranker, so the features
+// are exactly the ones the server computes. Model: linear, listwise softmax over one request's
+// candidates, L2-regularised towards "heuristic only" (so with little evidence it stays the
+// heuristic). Evaluation: leave-one-task-out (every task/family held out in turn) and
+// leave-one-source-out (train without a corpus, test on it), heuristic vs model, Hit@1.
+//
+//   node shared/scripts/train-rank.mjs [--data a.jsonl,b.jsonl] [--out model.json] [--no-eval]
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { generateSynthetic } from "./rank-synth.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const { refineSnapshot } = await import(path.join(here, "..", "dist", "refine", "index.js"));
+const { ALL_FEATURES } = await import(path.join(here, "..", "dist", "rank", "index.js"));
+
+const args = process.argv.slice(2);
+const opt = (name, dflt) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : dflt;
+};
+const cacheDir = path.join(os.tmpdir(), "sightline-rank");
+const dataFiles = (opt("data", null)?.split(",") ?? (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(cacheDir, f)) : [])).filter(Boolean);
+const outFile = path.resolve(opt("out", path.join(here, "..", "src", "rank", "model.json")));
+const doEval = !args.includes("--no-eval");
+const F = ALL_FEATURES.length;
+const H = ALL_FEATURES.indexOf("heuristic_score");
+
+function iou(a, b) {
+  const x1 = Math.max(a.x, b.x), y1 = Math.max(a.y, b.y);
+  const x2 = Math.min(a.x + a.width, b.x + b.width), y2 = Math.min(a.y + a.height, b.y + b.height);
+  const i = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
+  const u = a.width * a.height + b.width * b.height - i;
+  return u > 0 ? i / u : 0;
+}
+
+/** Runs the engine on one case; returns feature rows (candidate order) and the gold row, or null. */
+function featurize(body, goal, isGold) {
+  let captured = null;
+  const capture = { name: "capture", minConfidence: 0, score: (rows) => { captured = rows.map((r) => Float64Array.from(r)); return Float64Array.from(rows, (_, i) => -i); } };
+  const res = refineSnapshot({ ...body, goal, options: { limit: 1e6 } }, { cap: 1e6, reranker: capture });
+  if (!captured) return null;
+  // ml_score = -candidate index (the capture's logits): maps returned elements back to rows.
+  let gold = -1, best = 0;
+  for (const e of res.elements) {
+    const s = isGold(e);
+    if (s > best) { best = s; gold = -e.ml_score; }
+  }
+  return { rows: captured, gold };
+}
+
+// ------------------------------------------------------------------ data
+const cases = [];
+const t0 = Date.now();
+for (const c of generateSynthetic({ seed: 7, perFamily: 150 })) {
+  const f = featurize(c.body, c.goal, (e) => (e.id === c.gold_id ? 1 : 0));
+  if (f && f.gold >= 0) cases.push({ source: "synthetic", task: c.task, ...f });
+}
+const coverage = {};
+for (const file of dataFiles) {
+  const source = path.basename(file, ".jsonl");
+  let n = 0, present = 0;
+  for (const line of fs.readFileSync(file, "utf8").split("\n")) {
+    if (!line.trim()) continue;
+    const c = JSON.parse(line);
+    n++;
+    if (!c.gold_bbox) continue;
+    const f = featurize(c.body, c.goal, (e) => { const v = iou(e.bbox, c.gold_bbox); return v >= 0.5 ? v : 0; });
+    if (!f || f.gold < 0) continue;
+    present++;
+    cases.push({ source, task: `${source}/${c.task}`, ...f });
+  }
+  coverage[source] = { cases: n, gold_in_candidates: n ? present / n : 0 };
+}
+console.error(`featurized ${cases.length} cases in ${Date.now() - t0} ms; sources: ${JSON.stringify(coverage)}`);
+
+// ------------------------------------------------------------------ model
+function standardizer(cs) {
+  const mean = new Float64Array(F), sq = new Float64Array(F);
+  let n = 0;
+  for (const c of cs) for (const r of c.rows) { n++; for (let j = 0; j < F; j++) { mean[j] += r[j]; sq[j] += r[j] * r[j]; } }
+  const scale = new Float64Array(F);
+  for (let j = 0; j < F; j++) {
+    mean[j] /= n;
+    const v = sq[j] / n - mean[j] * mean[j];
+    scale[j] = v > 1e-12 ? Math.sqrt(v) : 1;
+  }
+  return { mean, scale };
+}
+
+/** Listwise softmax, Adam, L2 towards w0 (= heuristic only). Case weights balance sources. */
+function train(cs, { lambda = 0.02, iters = 400, lr = 0.05 } = {}) {
+  const { mean, scale } = standardizer(cs);
+  const X = cs.map((c) => c.rows.map((r) => Float64Array.from(r, (v, j) => (v - mean[j]) / scale[j])));
+  const bySource = {};
+  for (const c of cs) bySource[c.source] = (bySource[c.source] ?? 0) + 1;
+  const nSources = Object.keys(bySource).length;
+  const weight = cs.map((c) => cs.length / (nSources * bySource[c.source]));
+  const w0 = new Float64Array(F);
+  w0[H] = scale[H]; // the heuristic score unchanged: logit = heuristic
+  const w = Float64Array.from(w0);
+  const m = new Float64Array(F), v = new Float64Array(F);
+  for (let it = 1; it <= iters; it++) {
+    const g = new Float64Array(F);
+    let wsum = 0;
+    for (let ci = 0; ci < X.length; ci++) {
+      const rows = X[ci];
+      const s = rows.map((r) => { let z = 0; for (let j = 0; j < F; j++) z += w[j] * r[j]; return z; });
+      const mx = Math.max(...s);
+      const e = s.map((z) => Math.exp(z - mx));
+      const Z = e.reduce((a, b) => a + b, 0);
+      for (let i = 0; i < rows.length; i++) {
+        const d = (e[i] / Z - (i === cs[ci].gold ? 1 : 0)) * weight[ci];
+        if (d !== 0) for (let j = 0; j < F; j++) g[j] += d * rows[i][j];
+      }
+      wsum += weight[ci];
+    }
+    for (let j = 0; j < F; j++) {
+      const gj = g[j] / wsum + lambda * (w[j] - w0[j]);
+      m[j] = 0.9 * m[j] + 0.1 * gj;
+      v[j] = 0.999 * v[j] + 0.001 * gj * gj;
+      w[j] -= (lr * (m[j] / (1 - 0.9 ** it))) / (Math.sqrt(v[j] / (1 - 0.999 ** it)) + 1e-8);
+    }
+  }
+  return { mean: [...mean], scale: [...scale], weights: [...w] };
+}
+
+function rankOf(scores, gold) {
+  let r = 1;
+  for (let i = 0; i < scores.length; i++) if (scores[i] > scores[gold] || (scores[i] === scores[gold] && i < gold)) r++;
+  return r;
+}
+function evaluate(model, cs) {
+  let h1 = 0, m1 = 0, mrrH = 0, mrrM = 0;
+  for (const c of cs) {
+    // Heuristic order = candidate order sorted by heuristic_score (ties by input order, as in rankByGoal up to importance).
+    const hs = c.rows.map((r) => r[H] + 1e-9 * r[ALL_FEATURES.indexOf("heuristic_rank_recip")]);
+    const ms = c.rows.map((r) => r.reduce((s, x, j) => s + (model.weights[j] * (x - model.mean[j])) / model.scale[j], 0));
+    const rh = rankOf(hs, c.gold), rm = rankOf(ms, c.gold);
+    h1 += rh === 1; m1 += rm === 1; mrrH += 1 / rh; mrrM += 1 / rm;
+  }
+  const n = cs.length || 1;
+  return { n: cs.length, heuristic_hit1: +(h1 / n).toFixed(3), model_hit1: +(m1 / n).toFixed(3), heuristic_mrr: +(mrrH / n).toFixed(3), model_mrr: +(mrrM / n).toFixed(3) };
+}
+
+const evalReport = {};
+if (doEval) {
+  const tasks = [...new Set(cases.map((c) => c.task))];
+  const loto = {};
+  for (const t of tasks) {
+    const model = train(cases.filter((c) => c.task !== t));
+    loto[t] = evaluate(model, cases.filter((c) => c.task === t));
+  }
+  const bySource = {};
+  for (const [t, r] of Object.entries(loto)) {
+    const src = cases.find((c) => c.task === t).source;
+    const b = (bySource[src] ??= { n: 0, h: 0, m: 0 });
+    b.n += r.n; b.h += r.heuristic_hit1 * r.n; b.m += r.model_hit1 * r.n;
+  }
+  evalReport.leave_one_task_out = { per_task: loto, per_source: Object.fromEntries(Object.entries(bySource).map(([s, b]) => [s, { n: b.n, heuristic_hit1: +(b.h / b.n).toFixed(3), model_hit1: +(b.m / b.n).toFixed(3) }])) };
+  const loso = {};
+  for (const s of new Set(cases.map((c) => c.source))) {
+    if (s === "synthetic") continue;
+    loso[s] = evaluate(train(cases.filter((c) => c.source !== s)), cases.filter((c) => c.source === s));
+  }
+  evalReport.leave_one_source_out = loso;
+  console.log("leave-one-task-out (Hit@1 heuristic → model):");
+  for (const [t, r] of Object.entries(loto)) console.log(`  ${t.padEnd(34)} n=${String(r.n).padStart(4)}  ${r.heuristic_hit1.toFixed(3)} → ${r.model_hit1.toFixed(3)}`);
+  console.log("per source:", JSON.stringify(evalReport.leave_one_task_out.per_source));
+  console.log("leave-one-source-out:", JSON.stringify(loso));
+}
+
+const final = train(cases);
+const full = evaluate(final, cases);
+const model = {
+  format: "sightline-rank-linear/1",
+  name: "linear-listwise-1",
+  features: [...ALL_FEATURES],
+  mean: final.mean.map((x) => +x.toPrecision(6)),
+  scale: final.scale.map((x) => +x.toPrecision(6)),
+  weights: final.weights.map((x) => +x.toPrecision(6)),
+  min_confidence: 0.5,
+  trained: {
+    by: "shared/scripts/train-rank.mjs",
+    cases: cases.length,
+    sources: Object.fromEntries([...new Set(cases.map((c) => c.source))].map((s) => [s, cases.filter((c) => c.source === s).length])),
+    training_fit: full,
+    ...evalReport,
+  },
+};
+fs.writeFileSync(outFile, JSON.stringify(model, null, 1) + "\n");
+console.log(`training fit: ${JSON.stringify(full)}`);
+console.log(`wrote ${outFile}`);
