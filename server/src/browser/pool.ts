@@ -51,7 +51,7 @@ export interface PoolStats {
 }
 
 export interface RenderBudget {
-  /** Total time for launch-if-needed + the work; the context is closed when it runs out. */
+  /** Time for the work once the browser is up; the context is closed when it runs out. */
   timeoutMs: number;
 }
 
@@ -109,9 +109,10 @@ export class BrowserPool {
   }
 
   /**
-   * Runs `work` in a fresh context; `deadline` (epoch ms) is when the budget runs out. Waits for a slot (or throws PoolBusyError), launches the
-   * browser if needed, and closes the context however `work` ends. Throws RenderTimeoutError
-   * when the budget runs out and BrowserCrashedError when the browser dies meanwhile.
+   * Runs `work` in a fresh context; `deadline` (epoch ms) is when the budget runs out. Waits for
+   * a slot (or throws PoolBusyError), launches the browser if needed (not counted in the
+   * budget), and closes the context however `work` ends. Throws RenderTimeoutError when the
+   * budget runs out and BrowserCrashedError when the browser dies meanwhile.
    */
   async withContext<T>(
     contextOptions: BrowserContextOptions,
@@ -132,12 +133,13 @@ export class BrowserPool {
     work: (context: BrowserContext, deadline: number) => Promise<T>,
     budget: RenderBudget,
   ): Promise<T> {
+    // A (re)launch has its own timeout; the render budget starts once the browser is there.
+    const browser = await this.getBrowser();
     const deadline = Date.now() + budget.timeoutMs;
     let timer: NodeJS.Timeout | undefined;
     let context: BrowserContext | null = null;
-    let browser: Browser | null = null;
-    let onDisconnect: (() => void) | null = null;
     let failure: Error | null = null;
+    let onDisconnect: () => void = () => {};
     const stop = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         failure = new RenderTimeoutError(budget.timeoutMs);
@@ -149,10 +151,8 @@ export class BrowserPool {
       };
     });
     stop.catch(() => {}); // observed through the race below
+    browser.once("disconnected", onDisconnect);
     const job = (async () => {
-      browser = await this.getBrowser();
-      if (failure) throw failure;
-      browser.once("disconnected", onDisconnect!);
       if (!browser.isConnected()) throw new BrowserCrashedError("the browser exited before the render started");
       context = await browser.newContext({ userAgent: desktopUserAgent(browser.version()), ...contextOptions });
       if (failure) throw failure;
@@ -162,11 +162,11 @@ export class BrowserPool {
       return await Promise.race([job, stop]);
     } catch (err) {
       // A Playwright "Target closed" error after the browser died is a crash, not a page error.
-      if (!failure && browser && !(browser as Browser).isConnected()) throw new BrowserCrashedError();
+      if (!failure && !browser.isConnected()) throw new BrowserCrashedError();
       throw failure ?? err;
     } finally {
       clearTimeout(timer);
-      if (browser && onDisconnect) (browser as Browser).off("disconnected", onDisconnect);
+      browser.off("disconnected", onDisconnect);
       job.catch(() => {}); // it settles once the context is closed
       await this.closeContext(context, job);
     }

@@ -1,12 +1,16 @@
 // Sightline's extension of the contract: `capture`, a page the caller already has (the browser
 // extension on the user's logged-in tab). Nothing is fetched from the network: given content is
-// returned as is, given raw elements are refined, and given HTML is laid out in a context with
-// JavaScript off and every request but the document itself aborted.
+// returned as is, given raw elements are refined, and given HTML is laid out with the page's own
+// scripts blocked (CSP `script-src 'none'`; turning JavaScript off would also stop the timers
+// the collector needs) and every request but the document itself aborted.
 import { createServer } from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Capture } from "@sightline/shared/contract";
 import type { Page } from "playwright-core";
-import { contextOptions, RENDER_VIEWPORT, waitForDomQuiet, type BrowserPool } from "../browser/index.js";
+import { contextOptions, RENDER_VIEWPORT, type BrowserPool } from "../browser/index.js";
+
+/** The caller's page scripts stay off; DevTools evaluation (the collector) is not subject to CSP. */
+const NO_SCRIPTS = "script-src 'none'; object-src 'none'; base-uri 'none'";
 
 /** Lays `html` out as if served from `url` (so links resolve) and runs `use` on the page. */
 export async function withCapturedHtml<T>(
@@ -38,19 +42,24 @@ function renderCaptured<T>(
   use: (page: Page, deadline: number) => Promise<T>,
 ): Promise<T> {
   return pool.withContext(
-    contextOptions({ javaScriptEnabled: false, viewport: capture.viewport ?? { ...RENDER_VIEWPORT }, proxy }),
+    contextOptions({ bypassCSP: false, viewport: capture.viewport ?? { ...RENDER_VIEWPORT }, proxy }),
     async (context, deadline) => {
+      const doc = new URL(url);
+      doc.hash = ""; // requests never carry the fragment
       await context.route("**/*", (route) => {
         const r = route.request();
-        if (r.isNavigationRequest() && r.frame().parentFrame() === null && r.url() === new URL(url).href) {
-          return route.fulfill({ status: 200, contentType: "text/html; charset=utf-8", body: html });
+        if (r.isNavigationRequest() && r.frame().parentFrame() === null && r.url() === doc.href) {
+          return route.fulfill({
+            status: 200,
+            headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": NO_SCRIPTS },
+            body: html,
+          });
         }
         return route.abort("blockedbyclient");
       });
       const page = await context.newPage();
       await page.goto(url, { waitUntil: "load", timeout: Math.max(1000, deadline - Date.now() + 2000) });
-      await waitForDomQuiet(page, 50, 200).catch(() => 0);
-      return use(page, deadline);
+      return use(page, deadline); // no page script runs, so the DOM is settled at load
     },
     { timeoutMs },
   );

@@ -1,0 +1,81 @@
+// The pool's limits seen through /v1/observe: one render slot and no waiting line, a short
+// render budget, and the browser killed mid-request. Every failure is an error body and costs
+// nothing; the next request works.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { observeConfig } from "../../server/src/observe/index.js";
+import { startSightline, type Sightline } from "../support/sightline-server.js";
+import { serveStatic, type StaticServer } from "../support/static-server.js";
+import { FIXTURES, browserPid, observe, poolStats, until } from "./helpers.js";
+
+let sl: Sightline;
+let site: StaticServer;
+let key: string;
+let releaseHang: (() => void) | null = null;
+
+beforeAll(async () => {
+  site = await serveStatic(FIXTURES, [
+    async (req, res) => {
+      if (!req.url?.startsWith("/hang")) return false;
+      // Answers only when the test lets it (or when the server closes the socket).
+      await new Promise<void>((resolve) => {
+        releaseHang = resolve;
+        req.socket.once("close", resolve);
+      });
+      if (!res.destroyed) res.writeHead(200, { "content-type": "text/html" }).end("<title>late</title>");
+      return true;
+    },
+  ]);
+  sl = await startSightline({
+    config: { observe: observeConfig({ allowPrivateHosts: "127.0.0.1", concurrency: 1, queueLimit: 0, renderTimeoutMs: 4000 }) },
+  });
+  key = await sl.createKey(100);
+  // warm the browser so the budget below is spent on the page, not on launching
+  expect((await observe(sl, key, { url: site.url("/index.html") })).status).toBe(200);
+});
+afterAll(async () => {
+  releaseHang?.();
+  await sl?.close();
+  await site?.close();
+});
+
+describe("render limits", () => {
+  it("answers 503 with Retry-After when the slot is busy and the queue is full; the slow one times out with 504", async () => {
+    const before = await sl.credits(key);
+    const slow = observe(sl, key, { url: site.url("/hang"), mode: "map" });
+    await until(() => poolStats().running === 1 && site.requests.includes("/hang"));
+    const busy = await observe(sl, key, { url: site.url("/index.html") });
+    expect(busy.status).toBe(503);
+    expect(busy.json).toMatchObject({ status: "error", error: "Service busy", error_code: "service_unavailable" });
+    expect(Number(busy.headers.get("retry-after"))).toBeGreaterThan(0);
+
+    const timedOut = await slow;
+    expect(timedOut.status).toBe(504);
+    expect(timedOut.json).toMatchObject({ status: "error", error: "Render timeout", error_code: "timeout" });
+    expect(timedOut.json.message).toMatch(/4000 ms/);
+    expect(await sl.credits(key)).toBe(before);
+    expect(poolStats()).toMatchObject({ running: 0, openContexts: 0, openPages: 0 });
+  });
+
+  it("fails the request whose browser is killed (502, uncharged), then relaunches for the next", async () => {
+    const launches = poolStats().launches;
+    const pid = browserPid();
+    expect(pid).toBeGreaterThan(0);
+    site.requests.length = 0;
+    const before = await sl.credits(key);
+    const doomed = observe(sl, key, { url: site.url("/hang"), mode: "visual" });
+    await until(() => site.requests.includes("/hang"));
+    process.kill(pid!, "SIGKILL");
+    const failed = await doomed;
+    expect(failed.status).toBe(502);
+    expect(failed.json).toMatchObject({ status: "error", error: "Render failed", error_code: "render_failed" });
+    expect(failed.json.message).toMatch(/browser/);
+    expect(await sl.credits(key)).toBe(before);
+
+    const next = await observe(sl, key, { url: site.url("/article.html") });
+    expect(next.status).toBe(200);
+    expect(next.json.title).toBe("How lighthouses work");
+    expect(await sl.credits(key)).toBe(before - 1);
+    expect(poolStats()).toMatchObject({ launches: launches + 1, running: 0, openContexts: 0, openPages: 0 });
+    expect(browserPid()).not.toBe(pid);
+  });
+});
