@@ -28,13 +28,15 @@ async function resolveTab(tabId?: number): Promise<TabInfo> {
   let tab: Browser.tabs.Tab | undefined;
   if (typeof tabId === "number") tab = await browser.tabs.get(tabId);
   else {
+    // Without the "tabs" permission a tab's URL is visible only once the person granted access
+    // (toolbar click), so the active tab is taken as it is; reading it says what to do.
     const own = browser.runtime.getURL("/");
-    const isWeb = (t: Browser.tabs.Tab) => !!t.url && !t.url.startsWith(own);
-    [tab] = (await browser.tabs.query({ active: true, lastFocusedWindow: true })).filter(isWeb);
-    // Opened as a tab itself: fall back to the most recently used web tab.
+    const notOurs = (t: Browser.tabs.Tab) => !(t.url ?? "").startsWith(own);
+    [tab] = (await browser.tabs.query({ active: true, lastFocusedWindow: true })).filter(notOurs);
+    // The panel opened as a tab itself: fall back to the most recently used other tab.
     if (!tab) {
-      const all = (await browser.tabs.query({})).filter(isWeb);
-      all.sort((a, b) => (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0));
+      const all = (await browser.tabs.query({})).filter(notOurs);
+      all.sort((a, b) => Number(!!b.url) - Number(!!a.url) || (b.lastAccessed ?? 0) - (a.lastAccessed ?? 0));
       tab = all[0];
     }
   }

@@ -239,6 +239,17 @@ describe("extension: settings and API mode against the real server", () => {
   });
 });
 
+describe("extension: which tab the panel acts on", () => {
+  it("without ?tabId it follows the active tab, as the real side panel does", async () => {
+    const side = await ext.openPanel();
+    try {
+      await expect.poll(() => side.textContent("#tab-title")).toBe("Trailhead Outfitters — Hiking gear");
+    } finally {
+      await side.close();
+    }
+  });
+});
+
 describe("extension: export and screenshots", () => {
   it("downloads the snapshot as JSON and as a one-line-per-element agent prompt", async () => {
     await view("map");

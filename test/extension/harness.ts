@@ -41,8 +41,8 @@ export interface ExtensionBrowser {
   clickAction(page: Page): Promise<void>;
   /** The extension's tab id for a page (only visible once the extension has access to it). */
   tabIdOf(page: Page): Promise<number>;
-  /** Opens the side panel page as its own window, acting on `tabId`. */
-  openPanel(tabId: number): Promise<Page>;
+  /** Opens the side panel page as its own window, acting on `tabId` (or, without it, as a side panel does: on the active tab). */
+  openPanel(tabId?: number): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -95,8 +95,15 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
       const [page] = await Promise.all([
         context.waitForEvent("page", (p) => p.url().includes("/sidepanel.html")),
         worker.evaluate(
-          (id) => chrome.windows.create({ url: chrome.runtime.getURL(`/sidepanel.html?tabId=${id}`), type: "popup", width: 440, height: 900, focused: false }),
-          tabId,
+          (id) =>
+            chrome.windows.create({
+              url: chrome.runtime.getURL(id === null ? "/sidepanel.html" : `/sidepanel.html?tabId=${id}`),
+              type: "popup",
+              width: 440,
+              height: 900,
+              focused: false,
+            }),
+          tabId ?? null,
         ),
       ]);
       await page.setViewportSize({ width: 440, height: 900 });

@@ -39,7 +39,7 @@ async function target(): Promise<TabInfo> {
   const tab = await ask({ type: "tab", tabId: fixedTabId ?? state.tab?.tabId });
   if (state.tab?.tabId !== tab.tabId) resetForTab(tab);
   state.tab = tab;
-  $("#tab-title").textContent = tab.title || tab.url;
+  $("#tab-title").textContent = tab.title || tab.url || "this tab (click the Sightline toolbar button to give access)";
   $("#tab-title").title = tab.url;
   return tab;
 }
@@ -81,7 +81,7 @@ async function action(fn: () => Promise<void>): Promise<void> {
 
 async function capture(step: [number, number]): Promise<Capture> {
   const tab = await target();
-  busy(`reading ${new URL(tab.url).host || "the page"}…`, step);
+  busy(`reading ${hostOf(tab.url) || "the page"}…`, step);
   state.capture = await ask({ type: "collect", tabId: tab.tabId });
   return state.capture;
 }
@@ -97,6 +97,14 @@ async function rankNow(fresh: boolean): Promise<void> {
   renderMap(state.snapshot, mapHandlers, cap.scroll);
   if (state.overlay) await drawOverlay();
   done(`Ranked ${out.result.elements.length} of ${cap.raw_elements.length} elements${state.goal ? ` for “${state.goal}”` : ""}.`);
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
 }
 
 const scroll = (): PageScroll | undefined => state.capture?.scroll;
@@ -223,7 +231,7 @@ function snapshotJson(): string {
 }
 
 function fileStem(): string {
-  const host = state.tab ? new URL(state.tab.url).host.replace(/[^a-z0-9.-]/gi, "_") : "page";
+  const host = (state.tab && hostOf(state.tab.url).replace(/[^a-z0-9.-]/gi, "_")) || "page";
   return `sightline-${host}-${new Date().toISOString().replace(/[:.]/g, "-")}`;
 }
 
