@@ -2,25 +2,37 @@
 // plus a thin correction layer (role-fixes.ts, name-fixes.ts) where it departs from WPT.
 import { computeAccessibleName, getRole } from "dom-accessibility-api";
 import type { StyleOf } from "./style-cache.js";
-import { fixRole } from "./role-fixes.js";
-import { fixName } from "./name-fixes.js";
-
-/** Roles whose name comes from their content when nothing else names them. */
-const NAME_FROM_CONTENT = new Set([
-  "button", "link", "heading", "cell", "checkbox", "columnheader", "gridcell", "menuitem", "menuitemcheckbox",
-  "menuitemradio", "option", "radio", "row", "rowheader", "switch", "tab", "tooltip", "treeitem",
-]);
+import { fixRole, validRoleToken } from "./role-fixes.js";
+import { NAME_FROM_CONTENT, fixName, type NameCtx } from "./name-fixes.js";
 
 const ASCII_WS = /[\t\n\f\r ]+/g;
 
-export function roleOf(el: Element): string {
-  let base: string | null = null;
+function libRole(el: Element): string | null {
   try {
-    base = getRole(el);
+    return getRole(el);
   } catch {
-    base = null;
+    return null;
   }
-  return fixRole(el, base);
+}
+
+/** The library's role for the element as if it had no role attribute (a detached shallow copy). */
+function libImplicit(el: Element): string | null {
+  const copy = el.cloneNode(false) as Element;
+  copy.removeAttribute("role");
+  return libRole(copy);
+}
+
+/** Role of an ancestor, for required-context checks: valid explicit token, else native role. */
+function ancestorRole(a: Element): string {
+  const explicit = validRoleToken(a.getAttribute("role"));
+  if (explicit) return explicit === "presentation" ? "none" : explicit === "directory" ? "list" : explicit;
+  const tag = a.localName;
+  if (tag === "ul" || tag === "ol" || tag === "menu" || tag === "dir") return "list";
+  return libRole(a) ?? "generic";
+}
+
+export function roleOf(el: Element): string {
+  return fixRole(el, libRole(el), () => libImplicit(el), ancestorRole);
 }
 
 /**
@@ -29,7 +41,7 @@ export function roleOf(el: Element): string {
  */
 function textOnlyName(el: Element, role: string, generated: Set<Element>): string | null {
   if (!NAME_FROM_CONTENT.has(role) || el.firstElementChild || el.shadowRoot || generated.has(el)) return null;
-  if (el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-label")) return null;
+  if (el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-label") || el.hasAttribute("aria-labeledby")) return null;
   const tag = el.localName;
   if (tag === "input" || tag === "select" || tag === "textarea" || tag === "img" || tag === "slot") return null;
   const labels = (el as HTMLButtonElement).labels;
@@ -38,17 +50,45 @@ function textOnlyName(el: Element, role: string, generated: Set<Element>): strin
   return t || null;
 }
 
-export function nameOf(el: Element, role: string, style: StyleOf, generated: Set<Element>): string {
-  const fast = textOnlyName(el, role, generated);
+/**
+ * The style function handed to the library: `visibility: collapse` hides like `hidden`
+ * (the library only knows the latter). Wrappers are cached per element for one collect().
+ */
+export function libraryStyle(style: StyleOf): StyleOf {
+  const cache = new Map<Element, CSSStyleDeclaration>();
+  return (el, pseudo) => {
+    const cs = style(el, pseudo);
+    if (pseudo) return cs;
+    let w = cache.get(el);
+    if (!w) {
+      w = {
+        getPropertyValue(p: string) {
+          const v = cs.getPropertyValue(p);
+          return p === "visibility" && v === "collapse" ? "hidden" : v;
+        },
+      } as unknown as CSSStyleDeclaration;
+      cache.set(el, w);
+    }
+    return w;
+  };
+}
+
+export interface NameContext extends NameCtx {
+  /** libraryStyle(style), made once per collect(). */
+  lib: StyleOf;
+}
+
+export function nameOf(el: Element, role: string, ctx: NameContext): string {
+  const fast = textOnlyName(el, role, ctx.generated);
   if (fast !== null) return fast;
   let base = "";
   try {
     base = computeAccessibleName(el, {
-      getComputedStyle: style as unknown as typeof window.getComputedStyle,
+      getComputedStyle: ctx.lib as unknown as typeof window.getComputedStyle,
       computedStyleSupportsPseudoElements: true,
     });
   } catch {
     base = "";
   }
-  return fixName(el, role, base, style);
+  return fixName(el, role, base, ctx);
 }

@@ -30,6 +30,7 @@ const INTERACTIVE_TAGS = new Set(["button", "select", "textarea", "summary", "if
 const STRUCTURAL_TAGS = new Set([
   "h1", "h2", "h3", "h4", "h5", "h6", "ul", "ol", "menu", "li", "article", "section", "nav", "img", "figure",
   "dialog", "header", "footer", "main", "aside", "form", "table", "output", "progress", "meter", "fieldset",
+  "blockquote", "hr", "address", "details", "hgroup", "search", "dir", "math",
 ]);
 
 /** Handler attributes that make an element clickable or keyboard-operable. */
@@ -63,7 +64,7 @@ export function scanAttributes(el: Element): AttrScan {
   return out;
 }
 
-export function kindOf(el: Element, tag: string, scan: AttrScan): Kind {
+export function kindOf(el: Element, tag: string, scan: AttrScan, allRoles = false): Kind {
   if (INTERACTIVE_TAGS.has(tag)) return Kind.Interactive;
   if (tag === "a") return el.hasAttribute("href") || scan.handler || scan.tabindex !== null ? Kind.Interactive : Kind.None;
   if (tag === "input") return (el as HTMLInputElement).type === "hidden" ? Kind.None : Kind.Interactive;
@@ -79,9 +80,20 @@ export function kindOf(el: Element, tag: string, scan: AttrScan): Kind {
     return INTERACTIVE_ROLES.has(r) ? Kind.Interactive : Kind.Structural;
   }
   if (STRUCTURAL_TAGS.has(tag)) return Kind.Structural;
-  if (tag === "svg" && (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby"))) return Kind.Structural;
+  // Named elements (labelled icons, tooltips) carry words an agent can use.
+  if (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-labeledby") || el.hasAttribute("title")) {
+    return Kind.Structural;
+  }
+  if (allRoles && SEMANTIC_TAGS.has(tag)) return Kind.Structural;
   return Kind.None;
 }
+
+/** Tags with a semantic role reported only with collect({ allRoles: true }) (accessibility audits). */
+const SEMANTIC_TAGS = new Set([
+  "p", "em", "strong", "code", "del", "ins", "s", "mark", "sub", "sup", "time", "dfn", "dt", "dd", "dl", "thead",
+  "tbody", "tfoot", "tr", "th", "td", "caption", "figcaption", "legend", "optgroup", "option", "area", "abbr",
+  "cite", "kbd", "label", "span", "div",
+]);
 
 /** Container elements that define a `group_key` bucket for their descendants. */
 export const GROUP_TAGS = new Set(["ul", "ol", "menu", "table", "nav", "form", "fieldset", "section", "main", "aside", "dl", "dialog"]);

@@ -2,7 +2,7 @@
 // frames) that reads styles and boxes only (no DOM writes, so layout is computed once), then
 // a hit-test pass for occlusion. Output: a ready /v1/snapshot request body.
 import type { RawElement } from "../contract/index.js";
-import { nameOf, roleOf } from "./a11y.js";
+import { libraryStyle, nameOf, roleOf, type NameContext } from "./a11y.js";
 import { detectCaptcha } from "./captcha.js";
 import {
   GROUP_ROLES,
@@ -68,6 +68,8 @@ function lap(prof: Record<string, number>, key: string, since: number): number {
 }
 
 interface Ctx {
+  allRoles: boolean;
+  names: NameContext;
   labels: LabelPatch | null;
   /** Per-step time accumulators when options.timings is set. */
   prof: Record<string, number> | null;
@@ -109,7 +111,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const display = cs.display;
   if (display === "none") return; // nothing under it can be seen
   const scan = scanAttributes(el);
-  let kind = kindOf(el, tag, scan);
+  let kind = kindOf(el, tag, scan, ctx.allRoles);
   const pointer = cs.cursor === "pointer";
   let hoverPointer = false;
   if (kind === Kind.None || kind === Kind.Structural) {
@@ -242,7 +244,7 @@ function emit(
   } else text = shortText(el, ctx.textMax);
 
   if (ctx.prof) tp = lap(ctx.prof, "text", tp);
-  const name = clip(nameOf(el, role, ctx.style, ctx.rules.generatedContent), 300);
+  const name = clip(nameOf(el, role, ctx.names), 300);
   if (ctx.prof) tp = lap(ctx.prof, "name", tp);
   const isToggle = inputType === "checkbox" || inputType === "radio";
   const nativeDisabled = (el as HTMLButtonElement).disabled;
@@ -254,6 +256,9 @@ function emit(
   };
   put("type_", el.getAttribute("type"));
   put("aria_label", name);
+  // The computed name verbatim, also when empty ("" is an answer: no name), so a consumer
+  // need not fall back to text or title for elements the algorithm leaves unnamed.
+  attrs.accessible_name = name;
   put("href", tag === "a" || tag === "area" ? (el as HTMLAnchorElement).href || el.getAttribute("href") : el.getAttribute("href"));
   // Labels matter for fields; for other controls only when they have no words of their own.
   if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) put("nearby_text", nearbyText(el));
@@ -416,13 +421,16 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   const vw = window.innerWidth || document.documentElement.clientWidth;
   const vh = window.innerHeight || document.documentElement.clientHeight;
   const rules = emptyRuleSets();
+  const style = styleCache(rules.generatedContent);
   const ctx: Ctx = {
+    names: { style, lib: libraryStyle(style), generated: rules.generatedContent },
     state,
     rules,
     labels: null,
+    allRoles: options.allRoles === true,
     prof: options.timings ? {} : null,
     occluders: [],
-    style: styleCache(rules.generatedContent),
+    style,
     vw,
     vh,
     scrollY: window.scrollY,

@@ -1,7 +1,164 @@
 // Corrections to dom-accessibility-api's computeAccessibleName() where it departs from the
-// accname expectations that Chromium and WPT agree on.
+// accname / html-aam expectations (WPT) that browsers follow:
+//  - aria-labeledby (the misspelling browsers accept) and which of the two spellings wins;
+//  - aria-labelledby pointing at hidden nodes includes their hidden subtree;
+//  - a <label for> that is itself hidden still names its control; labels beat a button's value;
+//  - aria-label keeps non-ASCII spaces (only ASCII whitespace is trimmed);
+//  - dialogs and articles without a name take it from their first heading (ARIA 1.3);
+//  - CSS generated content: alternative text after "/" and no spaces around inline pseudos.
 import type { StyleOf } from "./style-cache.js";
 
-export function fixName(_el: Element, _role: string, base: string, _style: StyleOf): string {
-  return base.replace(/[\t\n\f\r ]+/g, " ").trim();
+export interface NameCtx {
+  style: StyleOf;
+  generated: Set<Element>;
+}
+
+const ASCII_WS = /[\t\n\f\r ]+/g;
+export const asciiNorm = (s: string): string => s.replace(ASCII_WS, " ").replace(/^ | $/g, "");
+
+function isHiddenEl(el: Element, style: StyleOf): boolean {
+  if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
+  const cs = style(el);
+  const v = cs.visibility;
+  return cs.display === "none" || v === "hidden" || v === "collapse";
+}
+
+/** Text of a CSS `content` value: quoted strings, or the alternative text after " / ". */
+export function pseudoText(content: string): string {
+  if (!content || content === "none" || content === "normal") return "";
+  const slash = content.lastIndexOf(" / ");
+  const part = slash >= 0 ? content.slice(slash + 3) : content;
+  const strings = part.match(/"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'/g);
+  if (!strings) return "";
+  return strings.map((q) => q.slice(1, -1).replace(/\\(.)/g, "$1")).join("");
+}
+
+function pseudo(el: Element, which: "::before" | "::after", ctx: NameCtx): { text: string; inline: boolean } {
+  if (!ctx.generated.has(el)) return { text: "", inline: true };
+  const cs = ctx.style(el, which);
+  return { text: pseudoText(cs.getPropertyValue("content")), inline: cs.getPropertyValue("display") === "inline" };
+}
+
+/** Accname text of a node reached through aria-labelledby or a <label> (simplified 2B–2G). */
+function refText(node: Node, includeHidden: boolean, ctx: NameCtx, skip: Element | null, depth = 0, viaRef = false): string {
+  if (node.nodeType === 3) return node.nodeValue ?? "";
+  if (node.nodeType !== 1 || depth > 30) return "";
+  const el = node as Element;
+  if (el === skip) return "";
+  const tag = el.localName;
+  if (tag === "script" || tag === "style" || tag === "template") return "";
+  if (!includeHidden && isHiddenEl(el, ctx.style)) return "";
+  // A descendant's own aria-labelledby is followed once (not from inside a reference: no loops).
+  if (depth > 0 && !viaRef && el.hasAttribute("aria-labelledby")) {
+    const t = idRefs(el, "aria-labelledby")
+      .map((ref) => refText(ref, isHiddenEl(ref, ctx.style), ctx, null, depth + 1, true))
+      .join(" ");
+    if (asciiNorm(t)) return t;
+  }
+  const label = el.getAttribute("aria-label");
+  if (label && label.trim()) return label;
+  if (tag === "img" || tag === "area") return el.getAttribute("alt") ?? "";
+  if (tag === "input") {
+    const t = (el as HTMLInputElement).type;
+    return t === "checkbox" || t === "radio" ? "" : (el as HTMLInputElement).value;
+  }
+  if (tag === "textarea") return (el as HTMLTextAreaElement).value;
+  if (tag === "select") {
+    const s = el as HTMLSelectElement;
+    return s.selectedIndex >= 0 ? s.options[s.selectedIndex].text : "";
+  }
+  let children: ArrayLike<Node>;
+  if (tag === "slot") {
+    const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
+    children = assigned.length ? assigned : el.childNodes;
+  } else children = el.shadowRoot ? el.shadowRoot.childNodes : el.childNodes;
+  const before = pseudo(el, "::before", ctx);
+  const after = pseudo(el, "::after", ctx);
+  let out = before.text + (before.text && !before.inline ? " " : "");
+  for (let i = 0; i < children.length; i++) {
+    const c = children[i];
+    const t = refText(c, includeHidden, ctx, skip, depth + 1, viaRef);
+    const block = c.nodeType === 1 && ctx.style(c as Element).display !== "inline";
+    out += block ? ` ${t} ` : t;
+  }
+  out += (after.text && !after.inline ? " " : "") + after.text;
+  if (!asciiNorm(out)) return el.getAttribute("title") ?? "";
+  return out;
+}
+
+function idRefs(el: Element, attr: string): Element[] {
+  const ids = el.getAttribute(attr);
+  if (!ids) return [];
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const out: Element[] = [];
+  for (const id of ids.trim().split(ASCII_WS)) {
+    if (!id) continue;
+    const ref = root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id);
+    if (ref) out.push(ref);
+  }
+  return out;
+}
+
+function labelledBy(el: Element, attr: string, ctx: NameCtx): string {
+  return asciiNorm(
+    idRefs(el, attr)
+      .map((ref) => refText(ref, isHiddenEl(ref, ctx.style), ctx, null, 0, true))
+      .join(" "),
+  );
+}
+
+function attrIndex(el: Element, name: string): number {
+  const attrs = el.attributes;
+  for (let i = 0; i < attrs.length; i++) if (attrs[i].name === name) return i;
+  return -1;
+}
+
+/** Roles whose name comes from their content when nothing else names them. */
+export const NAME_FROM_CONTENT = new Set([
+  "button", "link", "heading", "cell", "checkbox", "columnheader", "gridcell", "menuitem", "menuitemcheckbox",
+  "menuitemradio", "option", "radio", "row", "rowheader", "switch", "tab", "tooltip", "treeitem", "sectionhead",
+]);
+
+const HEADING_NAMED = new Set(["alertdialog", "article", "dialog"]);
+const BUTTON_INPUTS = new Set(["button", "submit", "reset"]);
+
+export function fixName(el: Element, role: string, base: string, ctx: NameCtx): string {
+  // aria-labeledby: used when it is the only spelling, or written before aria-labelledby.
+  const misspelt = attrIndex(el, "aria-labeledby");
+  if (misspelt >= 0) {
+    const proper = attrIndex(el, "aria-labelledby");
+    if (proper < 0 || misspelt < proper) {
+      const t = labelledBy(el, "aria-labeledby", ctx);
+      if (t) return t;
+    }
+  }
+  if (el.hasAttribute("aria-labelledby")) {
+    // Own traversal: hidden referenced nodes, shadow trees and slots are followed as browsers do.
+    const t = labelledBy(el, "aria-labelledby", ctx);
+    if (t) return t;
+  }
+  const ariaLabel = el.getAttribute("aria-label");
+  if (ariaLabel !== null && !el.hasAttribute("aria-labelledby")) {
+    const t = asciiNorm(ariaLabel);
+    if (t && base === ariaLabel.trim()) return t;
+  }
+  // Labels of a form control, hidden ones included; before a button input's own value.
+  const labels = (el as HTMLInputElement).labels;
+  if (labels && labels.length && !el.hasAttribute("aria-labelledby") && !(ariaLabel && ariaLabel.trim())) {
+    const isButtonInput = el.localName === "input" && BUTTON_INPUTS.has((el as HTMLInputElement).type);
+    if (!base || isButtonInput) {
+      const t = asciiNorm(Array.from(labels, (l) => refText(l, true, ctx, el)).join(" "));
+      if (t) return t;
+    }
+  }
+  if (!base && HEADING_NAMED.has(role)) {
+    const h = el.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
+    if (h) return asciiNorm(refText(h, false, ctx, null));
+  }
+  if (NAME_FROM_CONTENT.has(role) && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby")) {
+    // The library always puts spaces around ::before/::after text and ignores alt text.
+    const t = asciiNorm(refText(el, false, ctx, null));
+    if (t) return t;
+  }
+  return asciiNorm(base);
 }

@@ -12,6 +12,11 @@ export interface CollectOptions {
   maxTextLength?: number;
   /** Only keep elements that intersect the viewport (default false: the whole page). */
   viewportOnly?: boolean;
+  /**
+   * Also report every element whose role is not generic (paragraphs, table cells, emphasis…)
+   * and, with span/div, generic ones: for accessibility audits (default false).
+   */
+  allRoles?: boolean;
   /** Add per-phase times (ms) as client_metrics.phases_ms (for benchmarks). */
   timings?: boolean;
 }

@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// Role and accessible-name conformance of the collector itself (no server) on the WPT pages of
+// shared/corpora/map/wpt, scored like shared/tools/eval-map.mjs: the raw element of each check
+// element is found by identity (the collector's id map), not by geometry, so this isolates
+// the collector from the refinement engine. Role = attributes.role, name =
+// attributes.accessible_name. Boxless check elements count as failures unless "generic".
+//
+//   node bench/collector/wpt-score.mjs [--corpus DIR] [--files a,b] [--failures N] [--out FILE]
+//
+// Build the bundle first: pnpm --filter @sightline/shared run build
+import { chromium } from "playwright-core";
+import { readFileSync, writeFileSync, existsSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const opt = {};
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) if (argv[i].startsWith("--")) opt[argv[i].slice(2)] = argv[i + 1]?.startsWith("--") ? "true" : argv[++i];
+const corpus = opt.corpus ?? join(root, "../shared/corpora/map/wpt");
+if (!existsSync(join(corpus, "manifest.json"))) {
+  console.error(`no manifest.json in ${corpus} (use --corpus)`);
+  process.exit(2);
+}
+const manifest = JSON.parse(readFileSync(join(corpus, "manifest.json"), "utf8"));
+const filters = opt.files ? opt.files.split(",") : null;
+const files = manifest.files.filter((f) => !filters || filters.some((s) => f.file.includes(s)));
+const bundle = readFileSync(join(root, "shared/dist/collector.js"), "utf8");
+const LOG_ONLY = new Set(["indeterminate", "SPEC_AMBIGUOUS_LOG_VALUE"]);
+
+const server = createServer((req, res) => {
+  const file = normalize(join(corpus, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)));
+  let body;
+  try {
+    body = readFileSync(file);
+  } catch {
+    return res.writeHead(404).end();
+  }
+  const types = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml" };
+  res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(body);
+});
+await new Promise((r) => server.listen(0, "127.0.0.1", r));
+const origin = `http://127.0.0.1:${server.address().port}`;
+
+const normRole = (r) => (r === "img" ? "image" : (r ?? ""));
+const normName = (n) => (n ?? "").replace(/[\t\n\f\r ]+/g, " ").trim();
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const totals = {};
+const failures = [];
+const add = (group, kind, pass) => {
+  for (const g of [group, "TOTAL"]) {
+    totals[g] ??= { role: [0, 0], label: [0, 0], generic: [0, 0], all: [0, 0] };
+    totals[g][kind][0] += pass ? 1 : 0;
+    totals[g][kind][1]++;
+    totals[g].all[0] += pass ? 1 : 0;
+    totals[g].all[1]++;
+  }
+};
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  for (const f of files) {
+    await page.goto(`${origin}/${f.file}`, { waitUntil: "load" });
+    await page.addScriptTag({ content: bundle });
+    const found = await page.evaluate(
+      async ({ specs }) => {
+        const body = JSON.parse(await globalThis.sightline.collectJSON());
+        const byId = new Map();
+        const flat = (list) => {
+          for (const e of list) {
+            byId.set(e.id, e);
+            if (e.iframe_content) flat(e.iframe_content);
+          }
+        };
+        flat(body.raw_elements);
+        const ids = globalThis.__sightlineCollectorState__.ids;
+        const out = [];
+        specs.forEach((spec) => {
+          document.querySelectorAll(spec.selector).forEach((el) => {
+            const raw = byId.get(ids.get(el));
+            out.push({
+              kind: spec.kind,
+              tag: el.localName,
+              testname: el.getAttribute("data-testname"),
+              expectedRole: el.getAttribute("data-expectedrole"),
+              expectedLabel: el.hasAttribute("data-expectedlabel") ? el.getAttribute("data-expectedlabel") : el.getAttribute("data-expectedname"),
+              present: !!raw,
+              role: raw?.attributes?.role ?? null,
+              name: raw ? (raw.attributes?.accessible_name ?? raw.attributes?.aria_label ?? "") : null,
+              html: el.outerHTML.replace(/\s+/g, " ").slice(0, 140),
+            });
+          });
+        });
+        return out;
+      },
+      { specs: f.checks },
+    );
+    for (const c of found) {
+      let kinds = c.kind === "role+label" ? ["role", "label"] : [c.kind];
+      if (c.kind === "auto") kinds = [...(c.expectedRole !== null ? ["role"] : []), ...(c.expectedLabel !== null ? ["label"] : [])];
+      for (const kind of kinds) {
+        const expected = kind === "label" ? (c.expectedLabel ?? "") : kind === "role" ? (c.expectedRole ?? "") : "generic";
+        if (LOG_ONLY.has(expected)) continue;
+        let pass;
+        if (kind === "generic") pass = !c.present || ["generic", "none", ""].includes(normRole(c.role));
+        else if (!c.present) pass = false;
+        else if (kind === "role") pass = normRole(c.role) === normRole(expected);
+        else pass = normName(c.name) === expected;
+        add(f.group, kind, pass);
+        if (!pass) failures.push({ file: f.file, kind, expected, got: kind === "label" ? c.name : c.role, present: c.present, testname: c.testname, html: c.html });
+      }
+    }
+  }
+  await page.close();
+} finally {
+  await browser.close();
+  server.close();
+}
+const pct = ([p, n]) => (n ? `${((100 * p) / n).toFixed(1)}% (${p}/${n})` : "-");
+console.log("| group | role | name | generic | all |\n|---|---|---|---|---|");
+for (const [g, t] of Object.entries(totals)) console.log(`| ${g} | ${pct(t.role)} | ${pct(t.label)} | ${pct(t.generic)} | ${pct(t.all)} |`);
+const n = Number(opt.failures ?? 0);
+for (const x of failures.slice(0, n)) console.log(JSON.stringify(x));
+if (opt.out) writeFileSync(opt.out, JSON.stringify({ totals, failures }, null, 1));
