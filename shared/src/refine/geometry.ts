@@ -76,25 +76,42 @@ const BUCKET = 8;
  * interactive); ties go to the group that starts higher on the page, then to the smaller key.
  */
 export function assignGroups(items: GroupItem[]): string | null {
-  const colCount = new Map<string, number>();
-  const rowCount = new Map<string, number>();
-  const colKeys: string[] = new Array(items.length);
-  const rowKeys: string[] = new Array(items.length);
+  // Numeric bucket ids (role number x bucket) keep the counting off string building and
+  // hashing; the key string is made once per distinct group.
+  const roleIds = new Map<string, number>();
+  const counts = new Map<number, number>();
+  const colIds = new Float64Array(items.length);
+  const rowIds = new Float64Array(items.length);
   for (let i = 0; i < items.length; i++) {
     const it = items[i];
     if (it.rawKey !== null) continue;
-    const ck = `col:${it.role}:${Math.round(it.x / BUCKET) * BUCKET}`;
-    const rk = `row:${it.role}:${Math.round(it.docTop / BUCKET) * BUCKET}`;
-    colKeys[i] = ck;
-    rowKeys[i] = rk;
-    colCount.set(ck, (colCount.get(ck) ?? 0) + 1);
-    rowCount.set(rk, (rowCount.get(rk) ?? 0) + 1);
+    let rid = roleIds.get(it.role);
+    if (rid === undefined) { rid = roleIds.size; roleIds.set(it.role, rid); }
+    // Two disjoint id spaces: columns even, rows odd; buckets offset to stay non-negative.
+    const cb = Math.round(it.x / BUCKET) + 1e6, rb = Math.round(it.docTop / BUCKET) + 1e6;
+    const cid = (rid * 4e6 + cb) * 2, rowId = (rid * 4e6 + rb) * 2 + 1;
+    colIds[i] = cid;
+    rowIds[i] = rowId;
+    counts.set(cid, (counts.get(cid) ?? 0) + 1);
+    counts.set(rowId, (counts.get(rowId) ?? 0) + 1);
   }
+  const roleNames: string[] = [];
+  for (const [name, id] of roleIds) roleNames[id] = name;
+  const keyText = new Map<number, string>();
   for (let i = 0; i < items.length; i++) {
     const it = items[i];
     if (it.rawKey !== null) { it.group_key = it.rawKey; continue; }
-    const c = colCount.get(colKeys[i]) ?? 0, r = rowCount.get(rowKeys[i]) ?? 0;
-    it.group_key = r > c ? rowKeys[i] : colKeys[i];
+    const c = counts.get(colIds[i]) ?? 0, r = counts.get(rowIds[i]) ?? 0;
+    const id = r > c ? rowIds[i] : colIds[i];
+    let k = keyText.get(id);
+    if (k === undefined) {
+      const isRow = id % 2 === 1;
+      const v = (id - (isRow ? 1 : 0)) / 2;
+      const rid = Math.floor(v / 4e6), bucket = (v - rid * 4e6 - 1e6) * BUCKET;
+      k = `${isRow ? "row" : "col"}:${roleNames[rid]}:${bucket}`;
+      keyText.set(id, k);
+    }
+    it.group_key = k;
   }
 
   // One sort for all groups; each group's counter then yields its 0-based index.

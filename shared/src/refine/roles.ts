@@ -14,10 +14,12 @@ const ARIA_ROLES = new Set(
     "radiogroup region row rowgroup rowheader scrollbar search searchbox separator slider " +
     "spinbutton status strong subscript suggestion superscript switch tab table tablist tabpanel " +
     "term textbox time timer toolbar tooltip tree treegrid treeitem " +
-    "graphics-document graphics-object graphics-symbol doc-abstract doc-backlink doc-biblioentry " +
-    "doc-chapter doc-endnote doc-footnote doc-glossary doc-noteref doc-pagebreak doc-part doc-toc"
+    "sectionheader sectionfooter label legend associationlist associationlistitemkey associationlistitemvalue"
   ).split(" "),
 );
+/** DPUB-ARIA and Graphics-ARIA families: accepted by prefix rather than listed one by one. */
+const ROLE_PREFIX = /^(doc|graphics)-[a-z]+$/;
+const isRole = (t: string) => ARIA_ROLES.has(t) || ROLE_PREFIX.test(t);
 
 /** Implicit roles of HTML tags (HTML-AAM, simplified to what an agent needs). */
 const TAG_ROLES: Record<string, string> = {
@@ -98,12 +100,15 @@ const CLICKABLE_ROLES = new Set([
 /** Roles with a checked state (checked defaults to false when nothing is sent). */
 export const CHECKABLE_ROLES = new Set(["checkbox", "radio", "switch", "menuitemcheckbox", "menuitemradio"]);
 
-/** Roles that carry no semantics: a clickable element with one of these becomes a button. */
+/** Explicit roles that carry no semantics: a flagged-clickable element with one becomes a button. */
+const EMPTY_ROLES = new Set(["generic", "none", "presentation"]);
+
+/** Implicit (tag) roles that carry little: a clickable element with one of these becomes a button. */
 const WEAK_ROLES = new Set(["generic", "none", "presentation", "group", "img", "image", "graphics-symbol",
   "graphics-object", "paragraph", "strong", "emphasis", "listitem", "cell", "time", "mark", "code"]);
 
 /** Keys a collector may use to say "this element has a click listener". */
-const CLICK_FLAG_ATTRS = ["onclick", "has_click_handler", "has_onclick", "clickable", "ng_click", "jsaction"];
+const CLICK_FLAG_ATTRS = ["onclick", "has_click_handler", "has_onclick", "is_clickable", "clickable", "ng_click", "jsaction"];
 const CLICK_FLAG_FIELDS = ["has_click_handler", "has_onclick", "clickable", "is_clickable"];
 
 export interface RoleInfo {
@@ -122,8 +127,8 @@ export function explicitRole(value: string | null): string | null {
   if (!value) return null;
   const s = value.trim().toLowerCase();
   if (s === "") return null;
-  if (ARIA_ROLES.has(s)) return s;
-  for (const tok of s.split(/\s+/)) if (ARIA_ROLES.has(tok)) return tok;
+  if (isRole(s)) return s;
+  for (const tok of s.split(/\s+/)) if (isRole(tok)) return tok;
   return null;
 }
 
@@ -146,7 +151,10 @@ function hasClickFlag(raw: RawElement): boolean {
  *   ignored (ARIA conflict resolution).
  * - Otherwise the tag and input type decide (table above); `<a>` without href is generic.
  * - A clickable element without a meaningful role (a coloured div, an SVG shape with
- *   cursor:pointer or a click handler) becomes "button", so goal ranking can find it.
+ *   cursor:pointer or a click handler) becomes "button", so goal ranking can find it. When the
+ *   collector sent a computed role, only generic/none/presentation are promoted, and only on a
+ *   click flag (`has_click_handler`, `is_clickable`, `onclick`...): a cursor alone may be
+ *   inherited, and the collector flags the cursors it judged the element's own.
  */
 export function deriveRole(raw: RawElement, cursorPointer: boolean, inheritedCursor: boolean): RoleInfo {
   const tag = typeof raw.tag === "string" ? raw.tag.toLowerCase() : "";
@@ -174,7 +182,8 @@ export function deriveRole(raw: RawElement, cursorPointer: boolean, inheritedCur
 
   const nativeControl = tag === "input" || tag === "button" || tag === "select" || tag === "textarea" ||
     (tag === "a" && href !== null);
-  let role = explicitRole(attrStr(a, "role"));
+  const explicit = explicitRole(attrStr(a, "role"));
+  let role = explicit;
   if (role === "presentation" || role === "none") {
     if (nativeControl || (toNumber(a?.tabindex) ?? -1) >= 0) role = implicit;
   }
@@ -187,11 +196,16 @@ export function deriveRole(raw: RawElement, cursorPointer: boolean, inheritedCur
 
   // Promote only when the page itself signals the click (handler flag, own cursor, tabindex),
   // not when the pointer cursor was merely inherited from a clickable ancestor.
-  const ownSignal = flag || (cursorPointer && !inheritedCursor) || (toNumber(a?.tabindex) ?? -1) >= 0;
-  if (!clickableByRole && ownSignal && (WEAK_ROLES.has(role) || SVG_SHAPES.has(tag))) {
-    role = "button";
+  if (!clickableByRole) {
+    const ownSignal = flag || (cursorPointer && !inheritedCursor) || (toNumber(a?.tabindex) ?? -1) >= 0;
+    const promote = SVG_SHAPES.has(tag)
+      ? ownSignal
+      : explicit !== null
+        ? flag && EMPTY_ROLES.has(role)
+        : ownSignal && WEAK_ROLES.has(role);
+    if (promote) role = "button";
   }
 
-  const interactive = INTERACTIVE_ROLES.has(role) || (clickable && ownSignal) || nativeControl && role !== "none";
+  const interactive = INTERACTIVE_ROLES.has(role) || flag || (nativeControl && role !== "none");
   return { role, tag, clickable: clickable && role !== "none", interactive, inputType };
 }

@@ -3,7 +3,7 @@
 // echoed back.
 import type { RawAttributes } from "../contract/index.js";
 import { CHECKABLE_ROLES } from "./roles.js";
-import { HREF_CAP, attrBool, attrStr, attrText, compact } from "./text.js";
+import { HREF_CAP, NAME_CAP, attrBool, attrStr, attrText, compact } from "./text.js";
 
 export interface States {
   checked: boolean | null;
@@ -51,15 +51,18 @@ export function readStates(a: RawAttributes | null | undefined, role: string, in
 }
 
 /**
- * Accessible name: aria_label, then a name the collector computed (`accessible_name`,
- * `label`, `aria_labelledby_text`), then alt, title, placeholder, then the visible text, and
- * last the form-field `name` attribute. Null when all are empty.
+ * Accessible name. A name the collector computed (`accessible_name`, present even when "")
+ * is authoritative: the accname algorithm already weighed labels, text and title, and ""
+ * means "no name" (null), not "use the text". Without it: aria_label, label, alt, title,
+ * placeholder, then the visible text, and last the form-field `name` attribute.
  */
-const NAME_KEYS = ["aria_label", "accessible_name", "label", "aria_labelledby_text", "alt", "title", "placeholder"];
+const NAME_KEYS = ["aria_label", "label", "aria_labelledby_text", "alt", "title", "placeholder"];
 export function accessibleName(a: RawAttributes | null | undefined, text: string): string | null {
   if (a) {
+    const computed = a.accessible_name;
+    if (typeof computed === "string") return computed === "" ? null : compact(computed, NAME_CAP) || null;
     for (const k of NAME_KEYS) {
-      const v = attrText(a, k);
+      const v = attrText(a, k, NAME_CAP);
       if (v !== null) return v;
     }
   }

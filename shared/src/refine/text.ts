@@ -4,20 +4,26 @@ import type { RawAttributes } from "../contract/index.js";
 
 /** Longest text/name/nearby_text echoed back (characters), to keep responses compact. */
 export const TEXT_CAP = 200;
+/** Longest accessible name echoed back (the collector clips names at 300 too). */
+export const NAME_CAP = 300;
 /** Longest href echoed back (data: URLs can be megabytes). */
 export const HREF_CAP = 1000;
 
-const WS = /\s+/g;
-const HAS_WS_RUN = /\s\s|[\t\n\r\f\v\u00a0]/;
+// ASCII whitespace only (as accname/WPT normalise names): a no-break space is content.
+const WS = /[\t\n\f\r ]+/g;
+const NEEDS_WORK = /[\t\n\f\r]|  |^ | $/;
 
-/** Trim, collapse whitespace runs to one space, cap at `cap` characters ("…" marks a cut). */
+/** Collapse ASCII whitespace runs to one space, trim, cap at `cap` characters ("…" marks a cut). */
 export function compact(s: string | null | undefined, cap = TEXT_CAP): string {
   if (!s) return "";
   // Bound the regex work on huge strings: only the head can survive the cap anyway.
   let t = s.length > cap * 4 ? s.slice(0, cap * 4) : s;
-  if (HAS_WS_RUN.test(t)) t = t.replace(WS, " ");
-  t = t.trim();
-  return t.length > cap ? t.slice(0, cap - 1).trimEnd() + "…" : t;
+  if (NEEDS_WORK.test(t)) {
+    t = t.replace(WS, " ");
+    if (t.charCodeAt(0) === 32) t = t.slice(1);
+    if (t.charCodeAt(t.length - 1) === 32) t = t.slice(0, -1);
+  }
+  return t.length > cap ? t.slice(0, cap - 1) + "…" : t;
 }
 
 /** A raw attribute as a string, or null when absent/null. Numbers and booleans are stringified. */

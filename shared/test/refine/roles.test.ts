@@ -76,6 +76,24 @@ describe("role mapping", () => {
     expect(span.visual_cues.is_clickable).toBe(true);
   });
 
+  it("a collector-computed generic role is promoted on a click flag, not on a (possibly inherited) cursor", () => {
+    const flagged = roleOf(raw("div", { text: "Open", attributes: { role: "generic", is_clickable: "true" }, styles: { cursor: "pointer" } }));
+    const cursorOnly = roleOf(raw("div", { text: "Open", attributes: { role: "generic" }, styles: { cursor: "pointer" } }));
+    const handler = roleOf(raw("span", { text: "Open", attributes: { role: "generic", has_click_handler: "true" } }));
+    expect(flagged.role).toBe("button");
+    expect(handler.role).toBe("button");
+    expect(cursorOnly.role).toBe("generic");
+    expect(cursorOnly.visual_cues.is_clickable).toBe(true);
+    // A computed non-generic role stays as the collector said.
+    expect(roleOf(raw("img", { attributes: { role: "img", is_clickable: "true" } })).role).toBe("img");
+  });
+
+  it("computed roles outside the core ARIA list are kept", () => {
+    expect(roleOf(raw("div", { attributes: { role: "doc-subtitle" } })).role).toBe("doc-subtitle");
+    expect(roleOf(raw("svg", { attributes: { role: "graphics-document" } })).role).toBe("graphics-document");
+    expect(roleOf(raw("div", { attributes: { role: "image" } })).role).toBe("img");
+  });
+
   it("tag is echoed lower-cased, z_index parsed with default 0", () => {
     const a = roleOf(raw("BUTTON", { styles: { z_index: "25" } }));
     const b = roleOf(raw("div", { styles: { z_index: "auto" } }));

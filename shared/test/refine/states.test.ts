@@ -58,6 +58,17 @@ describe("states", () => {
     expect(one(raw("div")).name).toBeNull();
   });
 
+  it("a computed accessible_name is authoritative, even when empty", () => {
+    expect(one(button("Text", { attributes: { accessible_name: "Computed", aria_label: "Other" } })).name).toBe("Computed");
+    const unnamed = one(raw("div", { text: "Some text", attributes: { accessible_name: "" } }));
+    expect(unnamed.name).toBeNull();
+    expect(unnamed.text).toBe("Some text");
+  });
+
+  it("names collapse ASCII whitespace only: a no-break space is kept", () => {
+    expect(one(button("x", { attributes: { accessible_name: "  a\u00a0b \n c " } })).name).toBe("a\u00a0b c");
+  });
+
   it("input_type, href and nearby_text are echoed; diff_status is null", () => {
     const e = one(input("email", { attributes: { nearby_text: "  Your   email " } }));
     expect([e.input_type, e.nearby_text, e.diff_status]).toEqual(["email", "Your email", null]);
