@@ -106,6 +106,11 @@ async function handle(req: PanelRequest): Promise<PanelResults[PanelRequest["typ
 }
 
 export function startBackground(): void {
+  // The API key lives in storage.local: keep it from every script that runs inside a tab,
+  // even the extension's own injected ones (Chromium; Firefox has no such switch).
+  const local = browser.storage.local as { setAccessLevel?: (o: { accessLevel: string }) => Promise<void> };
+  void local.setAccessLevel?.({ accessLevel: "TRUSTED_CONTEXTS" })?.catch(() => undefined);
+
   const runtimeId = browser.runtime.id;
   const origin = browser.runtime.getURL("/");
 

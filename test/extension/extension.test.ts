@@ -313,6 +313,28 @@ describe("extension: what a page cannot do", () => {
   });
 });
 
+describe("extension: the key stays in the extension", () => {
+  it("script running inside the tab, even in the extension's own isolated world, cannot read stored settings", async () => {
+    const got = await ext.worker.evaluate(async (id) => {
+      const [r] = await chrome.scripting.executeScript({
+        target: { tabId: id },
+        func: async () => {
+          try {
+            return JSON.stringify(await chrome.storage.local.get(null));
+          } catch (e) {
+            return `refused: ${(e as Error).message}`;
+          }
+        },
+      });
+      return r.result as string;
+    }, tabId);
+    expect(got).toMatch(/^refused/);
+    expect(got).not.toContain(key);
+    // ...while the extension's own page reads it (so the check above can fail).
+    expect(JSON.stringify(await panel.evaluate(() => chrome.storage.local.get(null)))).toContain(key);
+  });
+});
+
 describe("extension: local mode when the backend goes away", () => {
   it("ranks inside the extension with the server stopped, and says why", async () => {
     await server!.close();
