@@ -13,6 +13,24 @@ export interface ToPromptOptions extends LineOptions {
   order?: "rank" | "page";
   /** First line naming the page and viewport. Default true. */
   header?: boolean;
+  /** Most elements written, however much budget is left (e.g. 10 with a goal). Default no cap. */
+  maxElements?: number;
+  /**
+   * Keep layout containers (generic, list, listitem, form, section...) that are not
+   * clickable. Default false: their text repeats their children's and they cannot be acted on.
+   */
+  structural?: boolean;
+}
+
+/** Roles that only group other elements; written only when clickable or asked for. */
+const STRUCTURAL_ROLES = new Set([
+  "generic", "group", "list", "listitem", "form", "region", "section", "article", "navigation",
+  "banner", "main", "contentinfo", "complementary", "presentation", "none", "paragraph", "table",
+  "row", "rowgroup", "cell", "figure", "document", "application", "toolbar", "menu", "menubar", "tablist",
+]);
+
+function isStructural(el: RefinedElement): boolean {
+  return STRUCTURAL_ROLES.has(el.role) && !el.visual_cues?.is_clickable && !el.href;
 }
 
 export interface PromptResult {
@@ -21,7 +39,7 @@ export interface PromptResult {
   tokens: number;
   /** Ids of the elements written, in the order written. */
   included: number[];
-  /** Ids left out for the budget (best-ranked first). */
+  /** Ids left out (for the budget or the element cap, best-ranked first; then skipped containers). */
   omitted: number[];
 }
 
@@ -45,12 +63,14 @@ function pageOrder(a: RefinedElement, b: RefinedElement): number {
 
 export function toPrompt(snapshot: PromptSource, opts: ToPromptOptions = {}): PromptResult {
   const budget = opts.tokenBudget ?? DEFAULT_TOKEN_BUDGET;
-  const ranked = byRank(snapshot.elements ?? []);
+  const all = byRank(snapshot.elements ?? []);
+  const ranked = opts.structural ? all : all.filter((el) => !isStructural(el));
+  const skipped = all.filter((el) => !ranked.includes(el)).map((el) => el.id);
   const head: string[] = [];
   if (opts.header !== false) {
     const where = snapshot.url ? ` ${snapshot.url}` : "";
     const vp = snapshot.viewport ? ` viewport ${snapshot.viewport.width}x${snapshot.viewport.height}` : "";
-    head.push(`Page${where}${vp}; elements as [id] role "label" @(x,y) states:`);
+    head.push(`Page${where}${vp}`);
   }
   const footer = (n: number) => (n > 0 ? `(${n} more elements omitted)` : "");
 
@@ -59,11 +79,12 @@ export function toPrompt(snapshot: PromptSource, opts: ToPromptOptions = {}): Pr
   const lines = ranked.map((el) => formatElement(el, opts));
   const cost = lines.map((l) => countTokens(`${l}\n`));
   const headCost = head.length ? countTokens(`${head[0]}\n`) : 0;
-  const footCost = countTokens(footer(ranked.length)) + 1;
+  const footCost = countTokens(footer(all.length)) + 1;
+  const cap = Math.min(ranked.length, opts.maxElements ?? Infinity);
   let used = headCost;
   const keep: number[] = [];
-  for (let i = 0; i < ranked.length; i++) {
-    const reserve = i < ranked.length - 1 ? footCost : 0;
+  for (let i = 0; i < cap; i++) {
+    const reserve = i < all.length - 1 ? footCost : 0;
     if (used + cost[i] + reserve > budget) break;
     used += cost[i];
     keep.push(i);
@@ -72,7 +93,7 @@ export function toPrompt(snapshot: PromptSource, opts: ToPromptOptions = {}): Pr
   const render = (k: number[]) => {
     const idx = opts.order === "page" ? [...k].sort((a, b) => pageOrder(ranked[a], ranked[b])) : k;
     const body = idx.map((i) => lines[i]);
-    const tail = footer(ranked.length - k.length);
+    const tail = footer(all.length - k.length);
     return [...head, ...body, ...(tail ? [tail] : [])].join("\n");
   };
   let text = render(keep);
@@ -88,6 +109,6 @@ export function toPrompt(snapshot: PromptSource, opts: ToPromptOptions = {}): Pr
     text,
     tokens,
     included: orderIdx.map((i) => ranked[i].id),
-    omitted: ranked.filter((_, i) => !kept.has(i)).map((el) => el.id),
+    omitted: [...ranked.filter((_, i) => !kept.has(i)).map((el) => el.id), ...skipped],
   };
 }

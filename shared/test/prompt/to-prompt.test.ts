@@ -61,4 +61,19 @@ describe("toPrompt", () => {
     expect(r.text).not.toContain("omitted");
     expect(r.tokens).toBe(countTokens(r.text));
   });
+
+  it("caps the element count and leaves non-clickable layout containers out unless asked", () => {
+    const els = [
+      element(1, { role: "generic", text: "Find flights From To Depart", visual_cues: { is_primary: false, is_clickable: false, background_color_name: null } }),
+      element(2, { role: "textbox", name: "From" }),
+      element(3, { role: "generic", text: "Open menu", visual_cues: { is_primary: false, is_clickable: true, background_color_name: null } }),
+      element(4),
+      element(5),
+    ];
+    const r = toPrompt({ elements: els }, { maxElements: 2, header: false });
+    expect(r.included).toEqual([2, 3]);
+    expect(r.omitted).toEqual([4, 5, 1]);
+    expect(r.text).toContain("(3 more elements omitted)");
+    expect(toPrompt({ elements: els }, { structural: true, header: false }).included).toEqual([1, 2, 3, 4, 5]);
+  });
 });
