@@ -70,7 +70,8 @@ test.skipIf(!REFINE_READY)("a restart with the same data dir keeps balances and 
   }
 });
 
-describe.skipIf(!BUILT)("child processes (built server)", () => {
+// Child processes start slowly on a loaded 2-core machine (each loads the whole server).
+describe.skipIf(!BUILT)("child processes (built server)", { timeout: 180_000 }, () => {
   test("kill -9 in the middle of writes leaves a readable ledger that a restart uses; SIGTERM exits cleanly", async () => {
     const dataDir = await tempDir();
     const child = await startChild(dataDir);

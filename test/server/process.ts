@@ -25,7 +25,7 @@ export function startChild(dataDir: string, env: Record<string, string> = {}): P
   });
   let out = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
     const onData = (d: Buffer) => {
       out += d.toString();
       const origin = /listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];

@@ -249,9 +249,16 @@ export class Ledger {
       const results: { ok: boolean; value: unknown }[] = [];
       try {
         await withFileLock(this.#lockPath, async () => {
-          await this.#db.read();
-          // lowdb hands back its default object when the file is missing: use a fresh one.
-          const data = this.#db.data === null || this.#db.data.accounts === undefined ? emptyLedger() : this.#db.data;
+          // Unchanged since we last read or wrote it (same inode/mtime/size): skip the re-read.
+          const stamp = await this.#fileStamp().catch(() => "");
+          let data: LedgerData;
+          if (stamp !== "" && stamp === this.#stamp) {
+            data = structuredClone(this.#data);
+          } else {
+            await this.#db.read();
+            // lowdb hands back its default object when the file is missing: use a fresh one.
+            data = this.#db.data === null || this.#db.data.accounts === undefined ? emptyLedger() : this.#db.data;
+          }
           this.#db.data = data;
           for (const op of batch) {
             try {
