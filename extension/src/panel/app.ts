@@ -36,8 +36,9 @@ const state: State = { tab: null, settings: DEFAULT_SETTINGS, capture: null, sna
 let running = false;
 
 async function target(): Promise<TabInfo> {
-  const tab = await ask({ type: "tab", tabId: fixedTabId ?? state.tab?.tabId });
-  if (state.tab?.tabId !== tab.tabId) resetForTab(tab);
+  const tab = await ask({ type: "tab", tabId: fixedTabId });
+  // Another tab, or the same tab on another page: what was captured no longer applies.
+  if (state.tab?.tabId !== tab.tabId || state.tab.url !== tab.url) resetForTab(tab);
   state.tab = tab;
   $("#tab-title").textContent = tab.title || tab.url || "this tab (click the Sightline toolbar button to give access)";
   $("#tab-title").title = tab.url;
@@ -87,6 +88,7 @@ async function capture(step: [number, number]): Promise<Capture> {
 }
 
 async function rankNow(fresh: boolean): Promise<void> {
+  await target();
   const steps = fresh || !state.capture ? 2 : 1;
   const cap = fresh || !state.capture ? await capture([1, steps]) : state.capture;
   state.goal = ($("#goal") as HTMLInputElement).value.trim();
@@ -312,12 +314,11 @@ export async function startPanel(): Promise<void> {
     }),
   );
 
-  // As a real side panel, follow the tab the person switches to.
-  if (fixedTabId === undefined) {
-    browser.tabs.onActivated.addListener(() => void target().catch(() => undefined));
-    browser.tabs.onUpdated.addListener((id, info) => {
-      if (id === state.tab?.tabId && info.status === "complete") void target().catch(() => undefined);
-    });
-  }
+  // As a real side panel, follow the tab the person switches to; in any case notice when the
+  // tab moves to another page.
+  if (fixedTabId === undefined) browser.tabs.onActivated.addListener(() => void target().catch(() => undefined));
+  browser.tabs.onUpdated.addListener((id, info) => {
+    if (id === state.tab?.tabId && info.status === "complete" && !running) void target().catch(() => undefined);
+  });
   await target().catch(failed);
 }
