@@ -240,6 +240,25 @@ describe("extension: settings and API mode against the real server", () => {
 });
 
 describe("extension: which tab the panel acts on", () => {
+  it("on a tab it was not given access to, it says what to do instead of failing silently", async () => {
+    const tabIds = () => ext.worker.evaluate(async () => (await chrome.tabs.query({})).map((t) => t.id as number));
+    const before = new Set(await tabIds());
+    const stranger = await ext.context.newPage();
+    await stranger.goto(site.url("/other.html"));
+    const strangerId = (await tabIds()).find((id) => !before.has(id))!;
+    const p = await ext.openPanel(strangerId);
+    try {
+      await p.click("#rank");
+      await p.waitForSelector("#status.error");
+      expect(await p.textContent("#status")).toMatch(/no access to this tab yet.*toolbar button/i);
+      expect(await p.$$("#element-list li[data-id]")).toHaveLength(0);
+    } finally {
+      await p.close();
+      await stranger.close();
+      await page.bringToFront();
+    }
+  });
+
   it("without ?tabId it follows the active tab, as the real side panel does", async () => {
     const side = await ext.openPanel();
     try {
