@@ -106,25 +106,28 @@ try {
     row("", String(n), ms(floors.get(n)!), ms(rt), ms(serverCpu), ratio(serverCpu, floors.get(n)!), (size / 1024).toFixed(0));
   }
 
-  // Throughput: 200-element payloads, keep-alive, a few concurrent connections.
-  const text200 = texts.get(200)!;
+  // Throughput: 200-element payloads, keep-alive, a few concurrent connections; with and without a goal.
   const seconds = QUICK ? 3 : 6;
   const conc = 8;
-  const until = performance.now() + seconds * 1000;
-  const cpuStart = cpuOf(server.pid);
-  let done = 0;
-  let failed = 0;
-  await Promise.all(
-    Array.from({ length: conc }, async () => {
-      while (performance.now() < until) {
-        const r = await client.post(text200);
-        if (r.status === 200) done++;
-        else failed++;
-      }
-    }),
-  );
-  const rps = done / seconds;
-  const cpuPerReq = (cpuOf(server.pid) - cpuStart) / Math.max(1, done + failed);
+  async function throughput(text: string) {
+    const until = performance.now() + seconds * 1000;
+    const cpuStart = cpuOf(server.pid);
+    let done = 0;
+    let failed = 0;
+    await Promise.all(
+      Array.from({ length: conc }, async () => {
+        while (performance.now() < until) {
+          const r = await client.post(text);
+          if (r.status === 200) done++;
+          else failed++;
+        }
+      }),
+    );
+    const cpuPerReq = (cpuOf(server.pid) - cpuStart) / Math.max(1, done + failed);
+    return { rps: done / seconds, cpuPerReq, failed };
+  }
+  const withGoal = await throughput(texts.get(200)!);
+  const noGoal = await throughput(JSON.stringify({ ...payloads.get(200), goal: undefined }));
   // The error path (auth + parse + validate, no refinement, no ledger write) for contrast.
   const bad = JSON.stringify({ ...payloads.get(200), viewport: { width: -1, height: 1 } });
   let badDone = 0;
@@ -137,7 +140,9 @@ try {
   }));
   row("");
   row("throughput", "payload", "concurrency", "requests/s (wall)", "server cpu ms/request", "requests/s per free core", "failed");
-  row("", "200 elements, goal", String(conc), rps.toFixed(0), ms(cpuPerReq), (1000 / cpuPerReq).toFixed(0), String(failed));
+  for (const [name, t] of [["200 elements, goal", withGoal], ["200 elements, no goal", noGoal]] as const) {
+    row("", name, String(conc), t.rps.toFixed(0), ms(t.cpuPerReq), (1000 / t.cpuPerReq).toFixed(0), String(t.failed));
+  }
   row("", "200 elements, invalid viewport (400)", String(conc), (badDone / 2).toFixed(0), "", "", "-");
 
   // Memory one 10,000-element request adds: reset the peak (clear_refs 5), then peak − before.
