@@ -40,4 +40,8 @@ export interface ReadResult {
   title: string;
   description: string;
   content: string;
+  /** Sightline addition: which extractor produced `content` (diagnostics). */
+  extractor?: "readability" | "main-content" | "none";
+  /** Sightline addition: text lengths of both candidates (diagnostics). */
+  stats?: { readability_chars: number; main_content_chars: number };
 }

@@ -9,8 +9,20 @@ import { toMarkdown } from "./markdown.js";
 import { metaDescription, metaTitle } from "./metadata.js";
 import { toText } from "./to-text.js";
 
-/** Readability's output is kept when it holds at least this share of the fallback's text. */
+/** Readability's output is kept when it holds at least this share of the fallback's text… */
 const MIN_SHARE = 0.35;
+/** …and at least this many characters. */
+const MIN_CHARS = 250;
+
+/** The page says it is an article (Open Graph type, schema.org type, or an <article>). */
+function articleLike(doc: Document): boolean {
+  const og = doc.querySelector('meta[property="og:type" i]')?.getAttribute("content") ?? "";
+  if (/article|blog|news/i.test(og)) return true;
+  for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]')).slice(0, 5)) {
+    if (/"@type"\s*:\s*"(?:News|Blog|Scholarly|Tech)?Article"|"@type"\s*:\s*"(?:BlogPosting|Report)"/.test(s.textContent ?? "")) return true;
+  }
+  return doc.getElementsByTagName("article").length === 1;
+}
 
 interface Extracted {
   node: Element | null;
@@ -50,7 +62,16 @@ export function readSync(options: ReadOptions = {}): ReadResult {
     fallback = null;
   }
   const fLen = plainLength(fallback);
-  if (!node || rLen < 200 || rLen < fLen * MIN_SHARE) node = fallback && fLen > rLen ? fallback : node;
+  let extractor: ReadResult["extractor"] = node ? "readability" : "none";
+  // Readability is kept unless it failed, kept almost nothing, or (on pages that do not
+  // present themselves as articles: products, listings, forums) kept a small part of the
+  // main region.
+  if (!node || rLen < MIN_CHARS || (rLen < fLen * MIN_SHARE && !articleLike(doc))) {
+    if (fallback && fLen > rLen) {
+      node = fallback;
+      extractor = "main-content";
+    }
+  }
   let content = node ? (format === "markdown" ? toMarkdown(node) : toText(node)) : "";
   if (options.contentLimit !== undefined && options.contentLimit >= 0 && content.length > options.contentLimit) {
     content = content.slice(0, options.contentLimit);
@@ -59,5 +80,7 @@ export function readSync(options: ReadOptions = {}): ReadResult {
     title: r?.title || metaTitle(doc),
     description: r?.excerpt || metaDescription(doc),
     content,
+    extractor,
+    stats: { readability_chars: rLen, main_content_chars: fLen },
   };
 }
