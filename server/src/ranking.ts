@@ -1,12 +1,30 @@
-// The hook where the learned reranker is loaded (SIGHTLINE_ML_RERANK). The ranking work adds
-// the model loader in shared/src/rank; until then no model exists and goal ranking stays
-// heuristic (ml_rerank says enabled:false, applied:false with its documented reason).
-import type { Reranker } from "@sightline/shared/rank";
+// The hook where the learned goal reranker is loaded, once at start.
+// SIGHTLINE_ML_RERANK unset: on when the model file is present; 0/false: off; 1/true: on.
+// SIGHTLINE_RANK_MODEL: path of the model JSON (default: the committed
+// shared/src/rank/model.json written by `npm run train:rank`). A missing or malformed file never
+// stops the server: goal ranking stays heuristic and ml_rerank says it is disabled.
+import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { createLinearReranker, type Reranker } from "@sightline/shared/rank";
 import type { Logger } from "pino";
 import type { ServerConfig } from "./config.js";
 
-export async function loadReranker(config: ServerConfig, logger: Logger): Promise<Reranker | null> {
-  if (!config.mlRerank) return null;
-  logger.warn("SIGHTLINE_ML_RERANK is set but no reranker model loader exists yet; ranking stays heuristic");
-  return null;
+export function defaultRankModelPath(): string {
+  const pkg = createRequire(import.meta.url).resolve("@sightline/shared/package.json");
+  return join(dirname(pkg), "src", "rank", "model.json");
+}
+
+export async function loadReranker(config: ServerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Reranker | null> {
+  const explicit = env.SIGHTLINE_ML_RERANK?.trim();
+  if (explicit && !config.mlRerank) return null;
+  const file = env.SIGHTLINE_RANK_MODEL?.trim() || defaultRankModelPath();
+  try {
+    const reranker = createLinearReranker(JSON.parse(await readFile(file, "utf8")));
+    logger.info({ model: reranker.name, file }, "goal reranker loaded");
+    return reranker;
+  } catch (err) {
+    logger.warn({ file, err: err instanceof Error ? err.message : String(err) }, "goal reranker not loaded; goal ranking stays heuristic");
+    return null;
+  }
 }

@@ -23,6 +23,10 @@ if (!args.corpus) {
   process.exit(2);
 }
 const corpus = path.resolve(args.corpus);
+if (!fs.existsSync(path.join(corpus, "cases.jsonl"))) {
+  console.error(`rank-collect: no corpus at ${corpus}; skipped`);
+  process.exit(0);
+}
 const collector = path.resolve(args.collector ?? path.join(here, "..", "dist", "collector.js"));
 const out = path.resolve(args.out ?? path.join(os.tmpdir(), "sightline-rank", `${path.basename(corpus)}.jsonl`));
 fs.mkdirSync(path.dirname(out), { recursive: true });
@@ -42,33 +46,40 @@ const browser = await chromium.launch({
   args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-dev-shm-usage", "--font-render-hinting=none"],
 });
 const lines = [];
-// Pages shared by several cases (one form, many goals) are collected once per viewport.
-const bodyCache = new Map();
+// One page per viewport, reloaded only when the file changes: a form with 300 goals loads once.
+const pages = new Map();
+let bodyKey = null, body = null;
 try {
   for (const [k, c] of cases.entries()) {
     const vp = { width: Math.round(c.viewport.width), height: Math.round(c.viewport.height) };
-    const ctx = await browser.newContext({ viewport: vp, deviceScaleFactor: 1 });
-    const page = await ctx.newPage();
+    const vpKey = `${vp.width}x${vp.height}`;
+    let slot = pages.get(vpKey);
+    if (!slot) {
+      const ctx = await browser.newContext({ viewport: vp, deviceScaleFactor: 1 });
+      slot = { page: await ctx.newPage(), file: null };
+      pages.set(vpKey, slot);
+    }
     try {
-      await page.goto(`${origin}/${c.file}`, { waitUntil: "load" });
-      const gold = await page.evaluate((sel) => {
+      const key = `${c.file}@${vpKey}`;
+      if (slot.file !== c.file) {
+        await slot.page.goto(`${origin}/${c.file}`, { waitUntil: "load" });
+        slot.file = c.file;
+      }
+      const gold = await slot.page.evaluate((sel) => {
         const all = document.querySelectorAll(sel);
         if (all.length !== 1) return null;
         const r = all[0].getBoundingClientRect();
         return { x: r.x, y: r.y, width: r.width, height: r.height };
       }, c.gold_selector);
-      const key = `${c.file}@${vp.width}x${vp.height}`;
-      let body = bodyCache.get(key);
-      if (!body) {
-        await page.addScriptTag({ path: collector });
-        body = await page.evaluate(async () => await globalThis.sightline.collect({}));
-        bodyCache.set(key, body);
+      if (bodyKey !== key) {
+        await slot.page.addScriptTag({ path: collector });
+        body = await slot.page.evaluate(async () => await globalThis.sightline.collect({}));
+        bodyKey = key;
       }
       lines.push(JSON.stringify({ id: c.id, task: c.task, goal: c.goal, gold_bbox: gold, body }));
     } catch (err) {
       console.error(`${c.id}: ${err.message.split("\n")[0]}`);
-    } finally {
-      await ctx.close();
+      slot.file = null;
     }
     if ((k + 1) % 50 === 0) console.error(`[${k + 1}/${cases.length}]`);
   }

@@ -28,6 +28,7 @@ const cacheDir = path.join(os.tmpdir(), "sightline-rank");
 const dataFiles = (opt("data", null)?.split(",") ?? (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(cacheDir, f)) : [])).filter(Boolean);
 const outFile = path.resolve(opt("out", path.join(here, "..", "src", "rank", "model.json")));
 const doEval = !args.includes("--no-eval");
+const LAMBDA = Number(opt("lambda", "0.1"));
 const F = ALL_FEATURES.length;
 const H = ALL_FEATURES.indexOf("heuristic_score");
 
@@ -94,31 +95,46 @@ function standardizer(cs) {
 }
 
 /** Listwise softmax, Adam, L2 towards w0 (= heuristic only). Case weights balance sources. */
-function train(cs, { lambda = 0.02, iters = 400, lr = 0.05 } = {}) {
+function train(cs, { lambda = LAMBDA, iters = 200, lr = 0.05 } = {}) {
   const { mean, scale } = standardizer(cs);
-  const X = cs.map((c) => c.rows.map((r) => Float64Array.from(r, (v, j) => (v - mean[j]) / scale[j])));
+  // Packed standardized rows: one Float64Array, case c owns rows [off[c], off[c+1]).
+  const total = cs.reduce((n, c) => n + c.rows.length, 0);
+  const X = new Float64Array(total * F);
+  const off = new Int32Array(cs.length + 1);
+  let k = 0;
+  cs.forEach((c, ci) => {
+    off[ci] = k;
+    for (const r of c.rows) { for (let j = 0; j < F; j++) X[k * F + j] = (r[j] - mean[j]) / scale[j]; k++; }
+  });
+  off[cs.length] = k;
   const bySource = {};
   for (const c of cs) bySource[c.source] = (bySource[c.source] ?? 0) + 1;
   const nSources = Object.keys(bySource).length;
   const weight = cs.map((c) => cs.length / (nSources * bySource[c.source]));
+  const wsum = weight.reduce((a, b) => a + b, 0);
   const w0 = new Float64Array(F);
   w0[H] = scale[H]; // the heuristic score unchanged: logit = heuristic
   const w = Float64Array.from(w0);
   const m = new Float64Array(F), v = new Float64Array(F);
+  const s = new Float64Array(total);
   for (let it = 1; it <= iters; it++) {
     const g = new Float64Array(F);
-    let wsum = 0;
-    for (let ci = 0; ci < X.length; ci++) {
-      const rows = X[ci];
-      const s = rows.map((r) => { let z = 0; for (let j = 0; j < F; j++) z += w[j] * r[j]; return z; });
-      const mx = Math.max(...s);
-      const e = s.map((z) => Math.exp(z - mx));
-      const Z = e.reduce((a, b) => a + b, 0);
-      for (let i = 0; i < rows.length; i++) {
-        const d = (e[i] / Z - (i === cs[ci].gold ? 1 : 0)) * weight[ci];
-        if (d !== 0) for (let j = 0; j < F; j++) g[j] += d * rows[i][j];
+    for (let ci = 0; ci < cs.length; ci++) {
+      const a = off[ci], b = off[ci + 1];
+      let mx = -Infinity;
+      for (let i = a; i < b; i++) {
+        let z = 0;
+        for (let j = 0; j < F; j++) z += w[j] * X[i * F + j];
+        s[i] = z;
+        if (z > mx) mx = z;
       }
-      wsum += weight[ci];
+      let Z = 0;
+      for (let i = a; i < b; i++) Z += s[i] = Math.exp(s[i] - mx);
+      const gold = a + cs[ci].gold;
+      for (let i = a; i < b; i++) {
+        const d = (s[i] / Z - (i === gold ? 1 : 0)) * weight[ci];
+        if (Math.abs(d) > 1e-12) for (let j = 0; j < F; j++) g[j] += d * X[i * F + j];
+      }
     }
     for (let j = 0; j < F; j++) {
       const gj = g[j] / wsum + lambda * (w[j] - w0[j]);
@@ -188,6 +204,7 @@ const model = {
   trained: {
     by: "shared/scripts/train-rank.mjs",
     cases: cases.length,
+    lambda: LAMBDA,
     sources: Object.fromEntries([...new Set(cases.map((c) => c.source))].map((s) => [s, cases.filter((c) => c.source === s).length])),
     training_fit: full,
     ...evalReport,
