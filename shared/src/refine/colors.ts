@@ -128,7 +128,7 @@ export function parseColor(input: string): Rgba | null {
     const [r, g, b] = hslToRgb(h, sv, lv);
     return { r, g, b, a: alpha };
   }
-  const named = CSS_NAMED[s];
+  const named = Object.hasOwn(CSS_NAMED, s) ? CSS_NAMED[s] : undefined;
   if (named !== undefined) return { r: (named >> 16) & 255, g: (named >> 8) & 255, b: named & 255, a: 1 };
   return null;
 }

@@ -10,6 +10,8 @@ function usable(e: unknown): e is RawElement {
 
 /**
  * Depth-first, document order: each iframe element is followed by its frame's elements.
+ * (refineSnapshot walks frames itself; this is for the passes that need one flat list:
+ * viewport derivation, parent lookups.)
  * Frames nested deeper than MAX_IFRAME_DEPTH, and items without an id or rect (possible in
  * local mode, where nothing validated them), are skipped.
  */

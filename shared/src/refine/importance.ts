@@ -80,8 +80,8 @@ const WEIGHT_WORDS: Record<string, number> = { normal: 400, bold: 700, bolder: 7
 
 export function parseFontWeight(v: unknown): number | null {
   if (typeof v === "string") {
-    const w = WEIGHT_WORDS[v.trim().toLowerCase()];
-    if (w !== undefined) return w;
+    const k = v.trim().toLowerCase();
+    if (Object.hasOwn(WEIGHT_WORDS, k)) return WEIGHT_WORDS[k];
   }
   return toNumber(v);
 }

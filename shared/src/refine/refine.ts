@@ -2,6 +2,7 @@
 // One O(n) pass builds every element; then filter → groups → order (importance, or the goal
 // ranker over all filtered candidates) → limit. Pure and synchronous.
 import {
+  MAX_IFRAME_DEPTH,
   SNAPSHOT_DEFAULT_CAP,
   type MlRerank,
   type RawElement,
@@ -20,7 +21,8 @@ import { importanceOf, isPrimary, parseFontWeight, type ImportanceInput } from "
 import { detectModals, type ModalItem } from "./modal.js";
 import { VISUAL_TAGS, deriveRole } from "./roles.js";
 import { accessibleName, readHref, readStates, readValue } from "./states.js";
-import { attrBool, attrStr, attrText, compact, finiteOr, toNumber } from "./text.js";
+import { boolOf, compact, finiteOr, str, textOf, toNumber } from "./text.js";
+import { readAttrs, readRaw, readStyles, type RawView, type Styles } from "./fields.js";
 
 export interface RefineOptions {
   /** Server cap on options.limit (spec 4.2 rule 3). Default SNAPSHOT_DEFAULT_CAP. */
@@ -38,51 +40,51 @@ interface Work {
   modal: ModalItem;
 }
 
-function isPointer(raw: RawElement | undefined): boolean {
-  const c = raw?.styles?.cursor;
-  return typeof c === "string" && c.trim().toLowerCase() === "pointer";
+function isPointer(cursor: unknown): boolean {
+  return typeof cursor === "string" && (cursor === "pointer" || cursor.trim().toLowerCase() === "pointer");
 }
 
 /** Styles that make an element invisible even though it has a box. */
-function styleHidden(s: RawElement["styles"]): boolean {
-  if (!s) return false;
+function styleHidden(s: Styles): boolean {
   const op = toNumber(s.opacity);
   if (op !== null && op <= 0.05) return true;
-  const vis = s.visibility;
-  if (typeof vis === "string" && (vis === "hidden" || vis === "collapse")) return true;
-  return s.display === "none";
+  return s.visibility === "hidden" || s.visibility === "collapse" || s.display === "none";
 }
 
-function refineOne(raw: RawElement, vp: Viewport, parents: Map<number, RawElement> | null): Work {
-  const styles = raw.styles ?? null;
-  const a = raw.attributes ?? null;
-  const pointer = isPointer(raw);
-  let inherited = false;
-  if (pointer && parents !== null) {
-    const pid = raw.parent_id;
-    inherited = typeof pid === "number" && isPointer(parents.get(pid));
-  }
-  const ri = deriveRole(raw, pointer, inherited);
+function parentPointer(parents: Map<number, RawElement>, pid: unknown): boolean {
+  if (typeof pid !== "number") return false;
+  const p = parents.get(pid);
+  return p !== undefined && p.styles !== null && typeof p.styles === "object" && isPointer(p.styles.cursor);
+}
 
-  const r = raw.rect;
+function refineOne(raw: RawElement, rv: RawView, vp: Viewport, parents: Map<number, RawElement> | null): Work {
+  const styles = readStyles(rv.styles);
+  const a = readAttrs(rv.attributes);
+  const pointer = isPointer(styles.cursor);
+  const inherited = pointer && parents !== null && parentPointer(parents, rv.parent_id);
+  const tag = rv.tag;
+  const flag = a.clickFlag || rv.clickFlag;
+  const ri = deriveRole(tag, a, flag, pointer, inherited);
+
+  const r = rv.rect as RawElement["rect"];
   const x = finiteOr(r.x, 0), y = finiteOr(r.y, 0);
   const w = Math.max(0, finiteOr(r.width, 0)), h = Math.max(0, finiteOr(r.height, 0));
-  const scrollY = finiteOr(raw.scroll_y, 0);
-  const center_x = finiteOr(raw.center_x, x + w / 2);
-  const center_y = finiteOr(raw.center_y, y + h / 2);
-  const doc_y = finiteOr(raw.doc_y, center_y + scrollY);
-  const in_viewport = typeof raw.in_viewport === "boolean" ? raw.in_viewport : intersectsViewport(x, y, w, h, vp);
-  const is_occluded = raw.is_occluded === true;
-  const zRaw = toNumber(styles?.z_index);
+  const scrollY = finiteOr(rv.scroll_y, 0);
+  const center_x = finiteOr(rv.center_x, x + w / 2);
+  const center_y = finiteOr(rv.center_y, y + h / 2);
+  const doc_y = finiteOr(rv.doc_y, center_y + scrollY);
+  const in_viewport = rv.in_viewport !== null ? rv.in_viewport : intersectsViewport(x, y, w, h, vp);
+  const is_occluded = rv.is_occluded === true;
+  const zRaw = toNumber(styles.z_index);
   const z_index = zRaw === null ? 0 : Math.trunc(zRaw);
 
-  const text = compact(raw.text);
+  const text = compact(rv.text);
   const name = accessibleName(a, text);
   const states = readStates(a, ri.role, ri.interactive);
   const val = readValue(a, ri.inputType);
-  const color = describeColor(typeof styles?.background_color === "string" ? styles.background_color : null);
-  const fontWeight = parseFontWeight(styles?.font_weight);
-  const fontSizePx = toNumber(styles?.font_size);
+  const color = describeColor(typeof styles.background_color === "string" ? styles.background_color : null);
+  const fontWeight = parseFontWeight(styles.font_weight);
+  const fontSizePx = toNumber(styles.font_size);
   const area = w * h;
 
   const imp: ImportanceInput = {
@@ -97,11 +99,11 @@ function refineOne(raw: RawElement, vp: Viewport, parents: Map<number, RawElemen
     vivid: color.vivid,
     fontWeight,
     fontSizePx,
-    isSubmit: ri.inputType === "submit" && (ri.tag === "button" || ri.tag === "input"),
+    isSubmit: ri.inputType === "submit" && (tag === "button" || tag === "input"),
   };
 
   const el: RefinedElement = {
-    id: raw.id,
+    id: rv.id,
     role: ri.role,
     text,
     importance: importanceOf(imp),
@@ -131,31 +133,32 @@ function refineOne(raw: RawElement, vp: Viewport, parents: Map<number, RawElemen
     aria_disabled: states.aria_disabled,
     aria_expanded: states.aria_expanded,
     href: readHref(a),
-    nearby_text: attrText(a, "nearby_text"),
+    nearby_text: textOf(a.nearby_text),
     diff_status: null,
-    tag: ri.tag === "" ? null : ri.tag,
+    tag: tag === "" ? null : tag,
   };
 
   const group: GroupItem = {
-    id: raw.id,
+    id: rv.id,
     role: ri.role,
     x,
     docTop: y + scrollY,
     center_x,
     doc_y,
     interactive: ri.interactive,
-    rawKey: typeof raw.group_key === "string" && raw.group_key !== "" ? raw.group_key : null,
+    rawKey: rv.group_key,
     group_key: null,
     group_index: null,
     in_dominant_group: null,
   };
 
-  const pos = styles?.position;
-  const hint = a ? `${attrStr(a, "class_name") ?? ""} ${attrStr(a, "id") ?? ""}`.trim().toLowerCase() : "";
+  const pos = styles.position;
+  const cls = str(a.class_name), idAttr = str(a.id);
+  const hint = cls === null && idAttr === null ? "" : `${cls ?? ""} ${idAttr ?? ""}`.trim().toLowerCase();
   const modal: ModalItem = {
     el,
     interactive: ri.interactive,
-    ariaModal: attrBool(a, "aria_modal") === true,
+    ariaModal: boolOf(a.aria_modal) === true,
     position: typeof pos === "string" ? pos.trim().toLowerCase() : null,
     hint,
   };
@@ -182,40 +185,51 @@ function byImportance(a: Work, b: Work): number {
 }
 
 export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): RefineResult {
-  const flat = flattenElements(Array.isArray(req.raw_elements) ? req.raw_elements : []);
+  const top: readonly RawElement[] = Array.isArray(req.raw_elements) ? req.raw_elements : [];
   const viewportDerived = !req.viewport;
   const vp: Viewport = req.viewport
     ? { width: req.viewport.width, height: req.viewport.height }
-    : deriveViewport(flat);
+    : deriveViewport(flattenElements(top));
 
   // Parent lookups only when the collector sends parent ids (tells an inherited cursor apart).
   let parents: Map<number, RawElement> | null = null;
-  for (let i = 0; i < flat.length && i < 8; i++) if (typeof flat[i].parent_id === "number") { parents = new Map(); break; }
-  if (parents) for (const e of flat) parents.set(e.id, e);
+  for (let i = 0; i < top.length && i < 8; i++) if (top[i] && typeof top[i].parent_id === "number") { parents = new Map(); break; }
+  if (parents) for (const e of flattenElements(top)) parents.set(e.id, e);
 
   const filter = compileFilter(req.options?.filter);
-  const all: Work[] = new Array(flat.length);
+  const all: Work[] = [];
   const candidates: Work[] = [];
   let interactiveCount = 0, interactiveInViewport = 0, occludedInViewport = 0;
   let visualCoverage = 0, canvasCoverage = 0;
-  for (let i = 0; i < flat.length; i++) {
-    const w = refineOne(flat[i], vp, parents);
-    all[i] = w;
-    const el = w.el;
-    if (w.interactive) {
-      interactiveCount++;
-      if (el.in_viewport) {
-        interactiveInViewport++;
-        if (el.is_occluded) occludedInViewport++;
+  // Frames are refined after the top level (order does not matter: output is sorted);
+  // each frame's children carry their depth so nesting stays bounded.
+  const frames: Array<{ list: readonly unknown[]; depth: number }> = [{ list: top, depth: 0 }];
+  for (let f = 0; f < frames.length; f++) {
+    const { list, depth } = frames[f];
+    for (let i = 0; i < list.length; i++) {
+      const raw = list[i] as RawElement;
+      if (raw === null || typeof raw !== "object") continue;
+      const rv = readRaw(raw);
+      if (!rv.valid) continue;
+      if (rv.iframe_content !== null && depth < MAX_IFRAME_DEPTH) frames.push({ list: rv.iframe_content, depth: depth + 1 });
+      const w = refineOne(raw, rv, vp, parents);
+      all.push(w);
+      const el = w.el;
+      if (w.interactive) {
+        interactiveCount++;
+        if (el.in_viewport) {
+          interactiveInViewport++;
+          if (el.is_occluded) occludedInViewport++;
+        }
       }
+      if (el.tag !== null && VISUAL_TAGS.has(el.tag) && el.in_viewport) {
+        const b = el.bbox;
+        const cov = viewportCoverage(b.x, b.y, b.width, b.height, vp);
+        visualCoverage += cov;
+        if (el.tag === "canvas" && cov > canvasCoverage) canvasCoverage = cov;
+      }
+      if (filter.none || filter.test(el.role, el.tag ?? "", el.bbox.width * el.bbox.height, el.input_type)) candidates.push(w);
     }
-    if (el.tag !== null && VISUAL_TAGS.has(el.tag) && el.in_viewport) {
-      const b = el.bbox;
-      const cov = viewportCoverage(b.x, b.y, b.width, b.height, vp);
-      visualCoverage += cov;
-      if (el.tag === "canvas" && cov > canvasCoverage) canvasCoverage = cov;
-    }
-    if (filter.none || filter.test(el.role, el.tag ?? "", el.bbox.width * el.bbox.height, el.input_type)) candidates.push(w);
   }
 
   const dominant = assignGroups(candidates.map((w) => w.group));
@@ -249,7 +263,7 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
   const diagnostics = buildDiagnostics({
     metrics: req.client_metrics,
     captcha: req.client_diagnostics?.captcha,
-    rawCount: flat.length,
+    rawCount: all.length,
     interactiveCount,
     interactiveInViewport,
     occludedInViewport,

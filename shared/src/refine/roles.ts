@@ -1,7 +1,7 @@
 // Role derivation (explicit ARIA role, tag, input type) and the role tiers of spec 2.5.
 // Tables are built once at module load; per element the work is a few Map lookups.
-import type { RawElement } from "../contract/index.js";
-import { attrBool, attrStr, toNumber } from "./text.js";
+import type { Attrs } from "./fields.js";
+import { boolOf, str, toNumber } from "./text.js";
 
 /** Every role name WAI-ARIA 1.2 / Graphics ARIA define (abstract roles excluded), plus "generic". */
 const ARIA_ROLES = new Set(
@@ -107,10 +107,6 @@ const EMPTY_ROLES = new Set(["generic", "none", "presentation"]);
 const WEAK_ROLES = new Set(["generic", "none", "presentation", "group", "img", "image", "graphics-symbol",
   "graphics-object", "paragraph", "strong", "emphasis", "listitem", "cell", "time", "mark", "code"]);
 
-/** Keys a collector may use to say "this element has a click listener". */
-const CLICK_FLAG_ATTRS = ["onclick", "has_click_handler", "has_onclick", "is_clickable", "clickable", "ng_click", "jsaction"];
-const CLICK_FLAG_FIELDS = ["has_click_handler", "has_onclick", "clickable", "is_clickable"];
-
 export interface RoleInfo {
   role: string;
   tag: string;
@@ -132,18 +128,6 @@ export function explicitRole(value: string | null): string | null {
   return null;
 }
 
-function hasClickFlag(raw: RawElement): boolean {
-  const a = raw.attributes;
-  if (a) {
-    for (const k of CLICK_FLAG_ATTRS) {
-      const v = a[k];
-      if (v !== undefined && v !== null && v !== false && v !== "false") return true;
-    }
-  }
-  for (const k of CLICK_FLAG_FIELDS) if (raw[k] === true) return true;
-  return false;
-}
-
 /**
  * The element's role and clickability.
  * - An explicit role (`attributes.role`, the page's or the collector's computed one) wins,
@@ -156,48 +140,44 @@ function hasClickFlag(raw: RawElement): boolean {
  *   click flag (`has_click_handler`, `is_clickable`, `onclick`...): a cursor alone may be
  *   inherited, and the collector flags the cursors it judged the element's own.
  */
-export function deriveRole(raw: RawElement, cursorPointer: boolean, inheritedCursor: boolean): RoleInfo {
-  const tag = typeof raw.tag === "string" ? raw.tag.toLowerCase() : "";
-  const a = raw.attributes;
-  const href = attrStr(a, "href");
+export function deriveRole(tag: string, a: Attrs, flag: boolean, cursorPointer: boolean, inheritedCursor: boolean): RoleInfo {
+  const href = str(a.href);
   let inputType: string | null = null;
-  if (tag === "input") inputType = (attrStr(a, "input_type") ?? attrStr(a, "type_") ?? "text").trim().toLowerCase() || "text";
+  if (tag === "input") inputType = (str(a.input_type) ?? str(a.type_) ?? "text").trim().toLowerCase() || "text";
   else if (tag === "button") {
     // Only an explicit type: most buttons without one are not the form's main action.
-    const t = attrStr(a, "type_") ?? attrStr(a, "input_type");
+    const t = str(a.type_) ?? str(a.input_type);
     if (t) inputType = t.trim().toLowerCase();
-  }
-  else {
-    const t = attrStr(a, "input_type");
+  } else {
+    const t = str(a.input_type);
     if (t) inputType = t.trim().toLowerCase();
   }
 
   let implicit: string;
-  if (tag === "input") implicit = INPUT_ROLES[inputType ?? "text"] ?? "textbox";
+  if (tag === "input") implicit = Object.hasOwn(INPUT_ROLES, inputType ?? "text") ? INPUT_ROLES[inputType ?? "text"] : "textbox";
   else if (tag === "a" || tag === "area") implicit = href !== null ? "link" : "generic";
-  else if (tag === "img" && attrStr(a, "alt") === "") implicit = "none";
-  else if (tag === "select" && (attrBool(a, "multiple") === true || (toNumber(a?.size) ?? 0) > 1)) implicit = "listbox";
-  else implicit = TAG_ROLES[tag] ?? "generic";
-  if (tag === "input" && implicit === "textbox" && a && a.list != null && a.list !== "") implicit = "combobox";
+  else if (tag === "img" && a.alt === "") implicit = "none";
+  else if (tag === "select" && (boolOf(a.multiple) === true || (toNumber(a.size) ?? 0) > 1)) implicit = "listbox";
+  else implicit = Object.hasOwn(TAG_ROLES, tag) ? TAG_ROLES[tag] : "generic";
+  if (tag === "input" && implicit === "textbox" && a.list != null && a.list !== "") implicit = "combobox";
 
   const nativeControl = tag === "input" || tag === "button" || tag === "select" || tag === "textarea" ||
     (tag === "a" && href !== null);
-  const explicit = explicitRole(attrStr(a, "role"));
+  const explicit = explicitRole(str(a.role));
   let role = explicit;
   if (role === "presentation" || role === "none") {
-    if (nativeControl || (toNumber(a?.tabindex) ?? -1) >= 0) role = implicit;
+    if (nativeControl || (toNumber(a.tabindex) ?? -1) >= 0) role = implicit;
   }
   if (role === null) role = implicit;
   if (role === "image") role = "img";
 
-  const flag = hasClickFlag(raw);
   const clickableByRole = CLICKABLE_ROLES.has(role) || (tag === "input" && inputType !== "hidden" && CLICKABLE_ROLES.has(implicit));
   const clickable = clickableByRole || href !== null || flag || cursorPointer;
 
   // Promote only when the page itself signals the click (handler flag, own cursor, tabindex),
   // not when the pointer cursor was merely inherited from a clickable ancestor.
   if (!clickableByRole) {
-    const ownSignal = flag || (cursorPointer && !inheritedCursor) || (toNumber(a?.tabindex) ?? -1) >= 0;
+    const ownSignal = flag || (cursorPointer && !inheritedCursor) || (toNumber(a.tabindex) ?? -1) >= 0;
     const promote = SVG_SHAPES.has(tag)
       ? ownSignal
       : explicit !== null

@@ -1,9 +1,9 @@
 // Normalised states (checked, disabled, expanded), the accessible name, and the value with
 // its privacy rule: a password's value, or any value the collector marked redacted, is never
 // echoed back.
-import type { RawAttributes } from "../contract/index.js";
+import type { Attrs } from "./fields.js";
 import { CHECKABLE_ROLES } from "./roles.js";
-import { HREF_CAP, NAME_CAP, attrBool, attrStr, attrText, compact } from "./text.js";
+import { HREF_CAP, NAME_CAP, boolOf, compact, str, textOf } from "./text.js";
 
 export interface States {
   checked: boolean | null;
@@ -29,21 +29,21 @@ function ariaBool(s: string | null): boolean | null {
  *   default to false, others to null (the state does not apply).
  * - expanded: aria_expanded "true"/"false", else null.
  */
-export function readStates(a: RawAttributes | null | undefined, role: string, interactive: boolean): States {
-  const aria_checked = attrStr(a, "aria_checked");
-  const aria_disabled = attrStr(a, "aria_disabled");
-  const aria_expanded = attrStr(a, "aria_expanded");
+export function readStates(a: Attrs, role: string, interactive: boolean): States {
+  const aria_checked = str(a.aria_checked);
+  const aria_disabled = str(a.aria_disabled);
+  const aria_expanded = str(a.aria_expanded);
 
   let checked: boolean | null;
   const ac = aria_checked === null ? "" : aria_checked.trim().toLowerCase();
   if (ac === "mixed") checked = null;
   else if (ac === "true" || ac === "false") checked = ac === "true";
   else {
-    checked = attrBool(a, "checked");
+    checked = boolOf(a.checked);
     if (checked === null && CHECKABLE_ROLES.has(role)) checked = false;
   }
 
-  const disabled = ariaBool(aria_disabled) === true || attrBool(a, "disabled") === true
+  const disabled = ariaBool(aria_disabled) === true || boolOf(a.disabled) === true
     ? true
     : interactive ? false : null;
 
@@ -56,18 +56,14 @@ export function readStates(a: RawAttributes | null | undefined, role: string, in
  * means "no name" (null), not "use the text". Without it: aria_label, label, alt, title,
  * placeholder, then the visible text, and last the form-field `name` attribute.
  */
-const NAME_KEYS = ["aria_label", "label", "aria_labelledby_text", "alt", "title", "placeholder"];
-export function accessibleName(a: RawAttributes | null | undefined, text: string): string | null {
-  if (a) {
-    const computed = a.accessible_name;
-    if (typeof computed === "string") return computed === "" ? null : compact(computed, NAME_CAP) || null;
-    for (const k of NAME_KEYS) {
-      const v = attrText(a, k, NAME_CAP);
-      if (v !== null) return v;
-    }
-  }
+export function accessibleName(a: Attrs, text: string): string | null {
+  const computed = a.accessible_name;
+  if (typeof computed === "string") return computed === "" ? null : compact(computed, NAME_CAP) || null;
+  const v = textOf(a.aria_label, NAME_CAP) ?? textOf(a.label, NAME_CAP) ?? textOf(a.aria_labelledby_text, NAME_CAP) ??
+    textOf(a.alt, NAME_CAP) ?? textOf(a.title, NAME_CAP) ?? textOf(a.placeholder, NAME_CAP);
+  if (v !== null) return v;
   if (text !== "") return text;
-  return a ? attrText(a, "name") : null;
+  return textOf(a.name);
 }
 
 export interface ValueInfo {
@@ -76,8 +72,7 @@ export interface ValueInfo {
 }
 
 /** Any `value_redacted` that is not an explicit no. */
-function redactedFlag(a: RawAttributes): boolean {
-  const v = a.value_redacted;
+function redactedFlag(v: Attrs["value_redacted"]): boolean {
   if (v === null || v === undefined || v === false || v === 0) return false;
   if (typeof v === "string") {
     const t = v.trim().toLowerCase();
@@ -87,18 +82,17 @@ function redactedFlag(a: RawAttributes): boolean {
 }
 
 /** The value to echo; passwords and redacted values become null with value_redacted true. */
-export function readValue(a: RawAttributes | null | undefined, inputType: string | null): ValueInfo {
-  if (!a) return { value: null, value_redacted: inputType === "password" ? true : null };
-  const typeAttr = (attrStr(a, "type_") ?? "").trim().toLowerCase();
-  if (inputType === "password" || typeAttr === "password" || redactedFlag(a)) return { value: null, value_redacted: true };
-  const v = attrStr(a, "value");
+export function readValue(a: Attrs, inputType: string | null): ValueInfo {
+  const typeAttr = typeof a.type_ === "string" ? a.type_.trim().toLowerCase() : "";
+  if (inputType === "password" || typeAttr === "password" || redactedFlag(a.value_redacted)) return { value: null, value_redacted: true };
+  const v = str(a.value);
   if (v === null) return { value: null, value_redacted: null };
   return { value: compact(v), value_redacted: false };
 }
 
 /** href, capped (data: URLs can be huge). */
-export function readHref(a: RawAttributes | null | undefined): string | null {
-  const h = attrStr(a, "href");
+export function readHref(a: Attrs): string | null {
+  const h = str(a.href);
   if (h === null) return null;
   const t = h.trim();
   if (t === "") return null;

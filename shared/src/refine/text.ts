@@ -1,6 +1,6 @@
 // Small string helpers shared by the refine modules: reading loosely typed raw attribute
 // values and keeping echoed text compact.
-import type { RawAttributes } from "../contract/index.js";
+import type { AttrValue } from "./fields.js";
 
 /** Longest text/name/nearby_text echoed back (characters), to keep responses compact. */
 export const TEXT_CAP = 200;
@@ -26,19 +26,17 @@ export function compact(s: string | null | undefined, cap = TEXT_CAP): string {
   return t.length > cap ? t.slice(0, cap - 1) + "…" : t;
 }
 
-/** A raw attribute as a string, or null when absent/null. Numbers and booleans are stringified. */
-export function attrStr(a: RawAttributes | null | undefined, key: string): string | null {
-  if (!a) return null;
-  const v = a[key];
+/** An attribute value as a string, or null when absent/null. Numbers and booleans are stringified. */
+export function str(v: AttrValue): string | null {
   if (v === null || v === undefined) return null;
   return typeof v === "string" ? v : String(v);
 }
 
-/** Like attrStr, but compacted and null when empty. */
-export function attrText(a: RawAttributes | null | undefined, key: string, cap = TEXT_CAP): string | null {
-  const v = attrStr(a, key);
-  if (v === null) return null;
-  const t = compact(v, cap);
+/** Like str, but compacted and null when empty. */
+export function textOf(v: AttrValue, cap = TEXT_CAP): string | null {
+  const s = str(v);
+  if (s === null) return null;
+  const t = compact(s, cap);
   return t === "" ? null : t;
 }
 
@@ -46,9 +44,7 @@ export function attrText(a: RawAttributes | null | undefined, key: string, cap =
  * Boolean reading of an attribute: HTML boolean attributes arrive as "" (present) or the
  * attribute name; ARIA ones as "true"/"false". Absent → null.
  */
-export function attrBool(a: RawAttributes | null | undefined, key: string): boolean | null {
-  if (!a) return null;
-  const v = a[key];
+export function boolOf(v: AttrValue): boolean | null {
   if (v === null || v === undefined) return null;
   if (typeof v === "boolean") return v;
   if (typeof v === "number") return v !== 0;
