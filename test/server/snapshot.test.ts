@@ -38,7 +38,8 @@ describe.skipIf(!REFINE_READY)("spec 4.2 (skipped until refine lands)", () => {
     expect(r.url).toBe("https://shop.example/");
     expect(Date.parse(r.timestamp)).toBeGreaterThanOrEqual(before - 1000);
     expect(r.viewport).toEqual({ width: 1280, height: 800 });
-    expect(r.ml_rerank).not.toBeNull();
+    // Rule 5: ML reranking needs a goal; without one it never applies.
+    expect(r.ml_rerank?.applied).toBe(false);
     expect(JSON.stringify(r)).not.toContain("screenshot");
   });
 
