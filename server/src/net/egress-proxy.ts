@@ -75,7 +75,18 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
 
 /** Starts a proxy on 127.0.0.1 (random port) that enforces `policy`. One per rendering context. */
 export async function startEgressProxy(policy: HostPolicy, opts: EgressProxyOptions = {}): Promise<EgressProxy> {
-  const lookup = opts.lookup ?? systemLookup;
+  // One answer per host for the proxy's life (one render): repeated requests to a host skip
+  // the resolver, and every request of the page to that host goes to the same checked address.
+  const resolve = opts.lookup ?? systemLookup;
+  const answers = new Map<string, Promise<ResolvedAddress[]>>();
+  const lookup: Lookup = (host) => {
+    let answer = answers.get(host);
+    if (!answer) {
+      answer = resolve(host);
+      answers.set(host, answer);
+    }
+    return answer;
+  };
   const refusals: Refusal[] = [];
   const sockets = new Set<Duplex>();
   const agent = new Agent({ keepAlive: true, maxSockets: 16 });

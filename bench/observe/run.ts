@@ -1,0 +1,196 @@
+// bench/observe: what /v1/observe costs on the pooled Chromium, each figure beside its
+// comparison measured in the same run (a loaded machine shifts both sides).
+//   npm run bench:observe               BENCH_QUICK=1 npm run bench:observe   (fewer repetitions)
+// Prints: the collector's share of a map request on a 5,000-element page; read/map latency cold
+// (first request, Chromium launch included) and warm; throughput with 1, 2 and 4 concurrent
+// clients; performance vs precision latency and how many of precision's elements performance
+// also finds.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startServer, type RunningServer } from "@sightline/server";
+import { serveBenchPages, type BenchSite } from "./pages.js";
+
+const QUICK = process.env.BENCH_QUICK === "1";
+const REPS = QUICK ? 3 : 7;
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const fmt = (ms: number) => (ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
+
+interface Booted {
+  server: RunningServer;
+  key: string;
+  dir: string;
+}
+
+async function boot(env: Record<string, string> = {}): Promise<Booted> {
+  const dir = mkdtempSync(join(tmpdir(), "sightline-bench-observe-"));
+  const server = await startServer(
+    { host: "127.0.0.1", port: 0, dataDir: dir, logLevel: "silent", rateLimitPerMinute: 0 },
+    { SIGHTLINE_ALLOW_PRIVATE_HOSTS: "127.0.0.1", ...env },
+  );
+  const { key } = await server.ledger.createAccount({ credits: 1_000_000 });
+  return { server, key, dir };
+}
+async function shutdown(b: Booted) {
+  await b.server.close();
+  rmSync(b.dir, { recursive: true, force: true });
+}
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Json = any;
+async function call(b: Booted, body: unknown): Promise<{ ms: number; json: Json }> {
+  const t = performance.now();
+  const res = await fetch(`${b.server.origin}/v1/observe`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${b.key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = await res.json();
+  const ms = performance.now() - t;
+  if (res.status !== 200) throw new Error(`observe ${res.status}: ${JSON.stringify(json)}`);
+  return { ms, json };
+}
+async function timed(b: Booted, body: unknown, reps = REPS): Promise<number> {
+  const out: number[] = [];
+  for (let i = 0; i < reps; i++) out.push((await call(b, body)).ms);
+  return median(out);
+}
+
+async function collectorShare(b: Booted, site: BenchSite) {
+  // In-process: the same pool, engine and collector the route uses, timed phase by phase.
+  const { BrowserPool, renderUrl } = await import("../../server/src/browser/index.js");
+  const { collectSnapshot } = await import("../../server/src/observe/collector.js");
+  const { parseAllowList } = await import("../../server/src/net/index.js");
+  const pool = new BrowserPool({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", concurrency: 1, queueLimit: 0 });
+  const inPage: number[] = [];
+  const trip: number[] = [];
+  let count = 0;
+  try {
+    for (let i = 0; i < REPS + 1; i++) {
+      await renderUrl(pool, { url: site.url("/big"), engine: "performance", policy: parseAllowList("127.0.0.1"), timeoutMs: 60_000 }, async ({ page }) => {
+        await collectSnapshot(page); // inject + warm
+        const t = performance.now();
+        const snap = await collectSnapshot(page);
+        const rt = performance.now() - t;
+        const ip = (await page.evaluate(
+          "(async () => { const t = performance.now(); await globalThis.sightline.collectJSON(); return performance.now() - t; })()",
+        )) as number;
+        count = snap.raw_elements.length;
+        if (i > 0) {
+          trip.push(rt);
+          inPage.push(ip);
+        }
+      });
+    }
+  } finally {
+    await pool.close();
+  }
+  const map = await timed(b, { url: site.url("/big"), mode: "map" });
+  console.log(`\n## Collector on the 5,000-control page (${count} raw elements returned; the collector stops at 8,000 by default)\n`);
+  console.log(`| collectJSON in page ms | collect round trip ms (inject + evaluate + JSON.parse) | whole warm map request ms | collector share of the request |`);
+  console.log(`|---|---|---|---|`);
+  console.log(`| ${fmt(median(inPage))} | ${fmt(median(trip))} | ${fmt(map)} | ${((median(trip) / map) * 100).toFixed(0)}% |`);
+}
+
+async function coldWarm(site: BenchSite) {
+  console.log(`\n## Latency, cold (fresh server: Chromium launch included) and warm (median of ${REPS})\n`);
+  console.log(`| request | cold ms | warm ms | cold / warm |`);
+  console.log(`|---|---|---|---|`);
+  for (const [label, body] of [
+    ["read, article", { url: site.url("/article") }],
+    ["map (performance), article", { url: site.url("/article"), mode: "map" }],
+    ["map (performance), 5,000 controls, limit 50", { url: site.url("/big"), mode: "map", options: { limit: 50 } }],
+  ] as const) {
+    const b = await boot();
+    try {
+      const cold = (await call(b, body)).ms;
+      const warm = await timed(b, body);
+      console.log(`| ${label} | ${fmt(cold)} | ${fmt(warm)} | ${(cold / warm).toFixed(1)}× |`);
+    } finally {
+      await shutdown(b);
+    }
+  }
+}
+
+async function throughput(b: Booted, site: BenchSite) {
+  const total = QUICK ? 8 : 16;
+  console.log(`\n## Throughput: ${total} requests by 1, 2 and 4 concurrent clients (SIGHTLINE_BROWSER_CONCURRENCY=2)\n`);
+  console.log(`| request | clients | requests/s | × one client | median latency ms |`);
+  console.log(`|---|---|---|---|---|`);
+  for (const [label, body] of [
+    ["read, article", { url: site.url("/article") }],
+    ["map, article", { url: site.url("/article"), mode: "map" }],
+  ] as const) {
+    let base = 0;
+    for (const clients of [1, 2, 4]) {
+      let next = 0;
+      const lat: number[] = [];
+      const t = performance.now();
+      await Promise.all(
+        Array.from({ length: clients }, async () => {
+          while (next < total) {
+            next++;
+            lat.push((await call(b, body)).ms);
+          }
+        }),
+      );
+      const rps = total / ((performance.now() - t) / 1000);
+      if (clients === 1) base = rps;
+      console.log(`| ${label} | ${clients} | ${rps.toFixed(2)} | ${(rps / base).toFixed(2)}× | ${fmt(median(lat))} |`);
+    }
+  }
+}
+
+const keyOf = (e: Json) => `${e.role}|${e.text}|${Math.round(e.bbox.x / 4)}|${Math.round(e.bbox.y / 4)}`;
+
+async function engines(b: Booted, site: BenchSite) {
+  console.log(`\n## performance vs precision (map mode, median of ${REPS})\n`);
+  console.log(`| page | performance ms | precision ms | precision / performance | precision elements | also found by performance |`);
+  console.log(`|---|---|---|---|---|---|`);
+  for (const [label, path] of [
+    ["article", "/article"],
+    ["media (8 slow images, web font)", "/media"],
+    ["results fetched after load", "/late"],
+    ["5,000 controls", "/big"],
+  ] as const) {
+    const perf: number[] = [];
+    const prec: number[] = [];
+    let found = 0;
+    let wanted = 0;
+    for (let i = 0; i < REPS; i++) {
+      const p = await call(b, { url: site.url(path), mode: "map" });
+      const q = await call(b, { url: site.url(path), mode: "map", options: { render_quality: "precision" } });
+      perf.push(p.ms);
+      prec.push(q.ms);
+      if (i === 0) {
+        const have = new Set(p.json.interactable_elements.map(keyOf));
+        wanted = q.json.interactable_elements.length;
+        found = q.json.interactable_elements.filter((e: Json) => have.has(keyOf(e))).length;
+      }
+    }
+    const a = median(perf);
+    const c = median(prec);
+    console.log(`| ${label} | ${fmt(a)} | ${fmt(c)} | ${(c / a).toFixed(2)}× | ${wanted} | ${found} (${((found / Math.max(1, wanted)) * 100).toFixed(0)}%) |`);
+  }
+}
+
+const site = await serveBenchPages();
+try {
+  console.log(`# bench/observe  (${new Date().toISOString()}, ${QUICK ? "quick" : "full"} run)`);
+  await coldWarm(site);
+  const b = await boot();
+  try {
+    await call(b, { url: site.url("/article") }); // warm
+    await collectorShare(b, site);
+    await engines(b, site);
+    await throughput(b, site);
+  } finally {
+    await shutdown(b);
+  }
+} finally {
+  await site.close();
+}
