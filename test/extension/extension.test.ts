@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import { mkdirSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_COLOR, DEFAULT_HIGHLIGHT } from "@sightline/shared/overlay";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
@@ -203,6 +203,8 @@ describe("extension: settings and API mode against the real server", () => {
     }, DEFAULT_COLOR);
     expect(hasMarks).toBeGreaterThan(100);
     await panel.screenshot({ path: `${docs}visual.png` });
+    const png = await panel.$eval("#visual-canvas", (c) => (c as HTMLCanvasElement).toDataURL("image/png"));
+    await writeFile(`${docs}visual-marks.png`, Buffer.from(png.split(",")[1], "base64"));
   });
 
   it("renders the whole page (beyond the visible part) with html-to-image", async () => {

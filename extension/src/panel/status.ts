@@ -1,14 +1,31 @@
-// The panel's status line: what is happening (with step counts for long work) or what failed.
+// The panel's status line: what is happening (with step counts and, for long work, the seconds
+// it has taken so far) or what failed.
 import { $ } from "./dom.js";
 
+let ticker: ReturnType<typeof setInterval> | undefined;
+
+function stopTicker(): void {
+  if (ticker !== undefined) clearInterval(ticker);
+  ticker = undefined;
+}
+
 export function busy(text: string, step?: [number, number]): void {
+  stopTicker();
   const el = $("#status");
   el.hidden = false;
   el.className = "status busy";
-  el.textContent = step ? `Step ${step[0]} of ${step[1]}: ${text}` : text;
+  const base = step ? `Step ${step[0]} of ${step[1]}: ${text}` : text;
+  el.textContent = base;
+  const started = Date.now();
+  // A long capture or a slow backend should visibly still be working.
+  ticker = setInterval(() => {
+    const s = Math.round((Date.now() - started) / 1000);
+    if (s >= 2) el.textContent = `${base} (${s} s)`;
+  }, 1000);
 }
 
 export function failed(err: unknown): void {
+  stopTicker();
   const el = $("#status");
   el.hidden = false;
   el.className = "status error";
@@ -16,6 +33,7 @@ export function failed(err: unknown): void {
 }
 
 export function done(text = ""): void {
+  stopTicker();
   const el = $("#status");
   el.className = "status";
   el.textContent = text;
