@@ -7,6 +7,7 @@ import { Ledger, ledgerFile } from "./ledger/index.js";
 import { createLogger } from "./logger.js";
 import { loadReranker } from "./ranking.js";
 import type { Logger } from "pino";
+import type { Reranker } from "@sightline/shared/rank";
 
 export { createApp, type AppParts, type CreatedApp } from "./app.js";
 export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig, type LogLevel } from "./config.js";
@@ -21,6 +22,8 @@ export interface RunningServer {
   config: ServerConfig;
   ledger: Ledger;
   logger: Logger;
+  /** The learned goal reranker the server loaded, or null (see ranking.ts). */
+  reranker: Reranker | null;
   /** Stops accepting, ends keep-alive connections, runs cleanups, flushes the ledger. */
   close(): Promise<void>;
 }
@@ -64,5 +67,5 @@ export async function startServer(
       await ledger.flush();
     })());
 
-  return { origin: `http://${host}:${port}`, port, config, ledger, logger, close };
+  return { origin: `http://${host}:${port}`, port, config, ledger, logger, reranker, close };
 }

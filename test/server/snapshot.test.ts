@@ -115,7 +115,7 @@ describe.skipIf(!REFINE_READY)("spec 4.2 (skipped until refine lands)", () => {
   test("the response is what the engine computes in process, plus the server's fields", async () => {
     const body = page(25, { goal: "buy" });
     const r = await snapshot(body);
-    const local = refineSnapshot(body, { cap: 100 });
+    const local = refineSnapshot(body, { cap: 100, reranker: sl.server.reranker });
     expect(r.elements.map((e) => e.id)).toEqual(local.elements.map((e) => e.id));
     expect(r.viewport).toEqual(local.viewport);
   });
