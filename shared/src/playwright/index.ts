@@ -9,7 +9,7 @@ export {
   type CollectorOptions,
 } from "./snapshot.js";
 export { refineLocally } from "./local.js";
-export { click, type, press, type ActionResult, type ActionOutcome, type ActionOptions, type TypeOptions } from "./actions.js";
+export { click, type, type as typeText, press, type ActionResult, type ActionOutcome, type ActionOptions, type TypeOptions } from "./actions.js";
 export { waitForStable, type StableOptions, type StableResult } from "./stable.js";
 export { injectCollector, collectorBundlePath, collectorSource } from "./bundle.js";
 export { clientFromEnv, settingsFromEnv, DEFAULT_BASE_URL, type EnvSettings } from "./env.js";
