@@ -40,7 +40,7 @@ export async function startServer(
   const config = loadConfig(env, overrides);
   const logger = inject.logger ?? createLogger(config.logLevel);
   const ledger = await Ledger.open(ledgerFile(config.dataDir));
-  const reranker = await loadReranker(config, logger);
+  const reranker = await loadReranker(config, logger, env);
   const created = createApp({ config, ledger, logger, reranker, ...(inject.refine ? { refine: inject.refine } : {}) });
 
   const server: Server = createServer(created.app.callback());
