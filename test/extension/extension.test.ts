@@ -41,6 +41,11 @@ afterAll(async () => {
   await site?.close();
 });
 
+/** expect.poll with room for a loaded 2-core CI machine (the default gives up after 1 s). */
+function poll<T>(fn: () => T | Promise<T>) {
+  return expect.poll(fn, { timeout: 15_000, interval: 100 });
+}
+
 async function idle(p: Page = panel): Promise<void> {
   await p.waitForFunction(() => !document.body.hasAttribute("aria-busy"));
 }
@@ -105,9 +110,9 @@ describe("extension: settings and API mode against the real server", () => {
     await panel.fill("#backend-url", server!.origin);
     await panel.fill("#api-key", key);
     await panel.click("#save-settings");
-    await expect.poll(() => panel.textContent("#connection-result")).toMatch(/Saved/);
+    await poll(() => panel.textContent("#connection-result")).toMatch(/Saved/);
     await panel.click("#test-connection");
-    await expect.poll(() => panel.textContent("#connection-result")).toBe("Connected. 20 credits left.");
+    await poll(() => panel.textContent("#connection-result")).toBe("Connected. 20 credits left.");
     expect(await server!.credits(key)).toBe(20);
     // Saved for real: a fresh panel page reads them back.
     await panel.reload();
@@ -119,10 +124,10 @@ describe("extension: settings and API mode against the real server", () => {
     await view("settings");
     await panel.fill("#api-key", "sk_wrong");
     await panel.click("#test-connection");
-    await expect.poll(() => panel.textContent("#connection-result")).toMatch(/401/);
+    await poll(() => panel.textContent("#connection-result")).toMatch(/401/);
     await panel.fill("#api-key", key);
     await panel.click("#save-settings");
-    await expect.poll(() => panel.textContent("#connection-result")).toMatch(/Saved/);
+    await poll(() => panel.textContent("#connection-result")).toMatch(/Saved/);
   });
 
   it("Map with a goal puts the search box first and costs one credit", async () => {
@@ -143,15 +148,15 @@ describe("extension: settings and API mode against the real server", () => {
     await page.waitForFunction(() => !!document.querySelector("sightline-overlay"));
     // The page sees the host element but cannot open its shadow root.
     expect(await page.evaluate(() => document.querySelector("sightline-overlay")!.shadowRoot)).toBeNull();
-    await expect.poll(async () => near(await leftEdgeColour("#q"), DEFAULT_HIGHLIGHT)).toBe(true);
+    await poll(async () => near(await leftEdgeColour("#q"), DEFAULT_HIGHLIGHT)).toBe(true);
     await panel.mouse.move(2, 2);
-    await expect.poll(async () => near(await leftEdgeColour("#q"), DEFAULT_HIGHLIGHT)).toBe(false);
+    await poll(async () => near(await leftEdgeColour("#q"), DEFAULT_HIGHLIGHT)).toBe(false);
   });
 
   it("clicking a row scrolls the page to the element", async () => {
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await panel.click("#element-list li[data-rank='0']");
-    await expect.poll(async () => (await rectOf("#q")).y).toBeGreaterThanOrEqual(0);
+    await poll(async () => (await rectOf("#q")).y).toBeGreaterThanOrEqual(0);
     const r = await rectOf("#q");
     expect(r.y).toBeLessThan(760);
   });
@@ -161,15 +166,15 @@ describe("extension: settings and API mode against the real server", () => {
     await panel.check("#overlay-toggle");
     await idle();
     // The page's own CSS says `sightline-overlay { display: none !important }`: the boxes still show.
-    await expect.poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(true);
+    await poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(true);
     await page.evaluate(() => window.scrollTo(0, 120));
-    await expect.poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(true);
+    await poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(true);
     await page.setViewportSize({ width: 700, height: 700 });
-    await expect.poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(true);
+    await poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(true);
     await page.screenshot({ path: `${docs}overlay.png` });
     await panel.uncheck("#overlay-toggle");
     await idle();
-    await expect.poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(false);
+    await poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(false);
     await page.setViewportSize({ width: 1100, height: 760 });
     await page.evaluate(() => window.scrollTo(0, 0));
   });
@@ -264,7 +269,7 @@ describe("extension: which tab the panel acts on", () => {
   it("without ?tabId it follows the active tab, as the real side panel does", async () => {
     const side = await ext.openPanel();
     try {
-      await expect.poll(() => side.textContent("#tab-title")).toBe("Trailhead Outfitters — Hiking gear");
+      await poll(() => side.textContent("#tab-title")).toBe("Trailhead Outfitters — Hiking gear");
     } finally {
       await side.close();
     }
@@ -374,7 +379,7 @@ describe("extension: local mode when the backend goes away", () => {
 describe("extension: the tab moves on", () => {
   it("forgets the old capture when the tab navigates, and reads the new page", async () => {
     await page.goto(site.url("/other.html"));
-    await expect.poll(() => panel.textContent("#tab-title")).toBe("Another tab");
+    await poll(() => panel.textContent("#tab-title")).toBe("Another tab");
     expect(await panel.$$("#element-list li[data-id]")).toHaveLength(0);
     const rows = await rankInPanel("");
     expect(rows.map((r) => r.text).join("\n")).toMatch(/Decoy/);
