@@ -26,11 +26,11 @@ beforeAll(async () => {
     },
   ]);
   sl = await startSightline({
-    config: { observe: observeConfig({ allowPrivateHosts: "127.0.0.1", concurrency: 1, queueLimit: 0, renderTimeoutMs: 4000 }) },
+    config: { observe: observeConfig({ allowPrivateHosts: "127.0.0.1", concurrency: 1, queueLimit: 0, renderTimeoutMs: 10_000 }) },
   });
   key = await sl.createKey(100);
-  // warm the browser so the budget below is spent on the page, not on launching
-  expect((await observe(sl, key, { url: site.url("/index.html") })).status).toBe(200);
+  // launch the browser now, so the tests below start from a warm pool
+  await observe(sl, key, { url: site.url("/index.html") });
 });
 afterAll(async () => {
   releaseHang?.();
@@ -51,7 +51,7 @@ describe("render limits", () => {
     const timedOut = await slow;
     expect(timedOut.status).toBe(504);
     expect(timedOut.json).toMatchObject({ status: "error", error: "Render timeout", error_code: "timeout" });
-    expect(timedOut.json.message).toMatch(/4000 ms/);
+    expect(timedOut.json.message).toMatch(/10000 ms/);
     expect(await sl.credits(key)).toBe(before);
     expect(poolStats()).toMatchObject({ running: 0, openContexts: 0, openPages: 0 });
   });
@@ -77,5 +77,21 @@ describe("render limits", () => {
     expect(await sl.credits(key)).toBe(before - 1);
     expect(poolStats()).toMatchObject({ launches: launches + 1, running: 0, openContexts: 0, openPages: 0 });
     expect(browserPid()).not.toBe(pid);
+  });
+
+  it("closes its browser when the server closes", async () => {
+    const pid = browserPid();
+    expect(pid).toBeGreaterThan(0);
+    await sl.close();
+    const alive = () => {
+      try {
+        process.kill(pid!, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    await until(() => !alive(), 10_000);
+    expect(alive()).toBe(false);
   });
 });

@@ -192,6 +192,20 @@ describe("errors of 7.1, never charged", () => {
     expect(await sl.credits(key)).toBe(before);
   });
 
+  it("429 Rate limit exceeded with the observe error body, uncharged", async () => {
+    const limited = await startSightline({ config: { rateLimitPerMinute: 1 } });
+    try {
+      const k = await limited.createKey(10);
+      await observe(limited, k, { url: "http://127.0.0.1/", mode: "scan" }); // takes the one token
+      const { status, headers, json } = await observe(limited, k, { url: site.url("/article.html") });
+      expect(status).toBe(429);
+      expect(json).toMatchObject({ status: "error", error: "Rate limit exceeded", error_code: "rate_limited", credits_remaining: 10 });
+      expect(Number(headers.get("retry-after"))).toBeGreaterThan(0);
+    } finally {
+      await limited.close();
+    }
+  });
+
   it("leaves no context or page open after all of the above", () => {
     expect(poolStats()).toMatchObject({ running: 0, queued: 0, openContexts: 0, openPages: 0, launches: 1 });
   });

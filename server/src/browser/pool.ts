@@ -154,9 +154,14 @@ export class BrowserPool {
     browser.once("disconnected", onDisconnect);
     const job = (async () => {
       if (!browser.isConnected()) throw new BrowserCrashedError("the browser exited before the render started");
-      context = await browser.newContext({ userAgent: desktopUserAgent(browser.version()), ...contextOptions });
-      if (failure) throw failure;
-      return work(context, deadline);
+      const created = await browser.newContext({ userAgent: desktopUserAgent(browser.version()), ...contextOptions });
+      context = created;
+      if (failure) {
+        // The budget ran out while the context was being made: nobody else will close it.
+        await created.close().catch(() => {});
+        throw failure;
+      }
+      return work(created, deadline);
     })();
     try {
       return await Promise.race([job, stop]);
