@@ -16,8 +16,12 @@ export const DIAGNOSTIC_PENALTIES = {
 } as const;
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_PENALTIES;
 
-/** quiet_ms below this means the DOM was still changing when collected. */
-const QUIET_MS_MIN = 300;
+/**
+ * quiet_ms below this means the DOM was still changing when collected. Kept low: collectors
+ * start their mutation clock at injection, so a static page collected right away reports a
+ * small quiet_ms too.
+ */
+const QUIET_MS_MIN = 100;
 /** Fewer interactive elements than this is suspicious for a page with content. */
 const FEW_INTERACTIVE = 3;
 /** requires_vision: pictures cover at least this share of the viewport ... */

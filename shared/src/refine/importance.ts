@@ -13,6 +13,8 @@ const PROMINENCE_MAX = 100;
 const ENABLED = 100;
 /** Bonus for a clickable element whose role sits below the medium tier (e.g. a clickable heading). */
 const CLICKABLE_LOW = 50;
+/** Covered by an open modal: more than a tier gap, so the modal's own controls come first. */
+const BEHIND_MODAL = 600;
 const RAW_MAX = TIER_HIGH + IN_VIEWPORT + NOT_OCCLUDED + SIZE_MAX + LABELLED + PROMINENCE_MAX + ENABLED;
 
 export interface ImportanceInput {
@@ -21,6 +23,8 @@ export interface ImportanceInput {
   occluded: boolean;
   /** No box, or hidden by style. */
   invisible: boolean;
+  /** Occluded while a modal is open, and not part of it (set after modal detection). */
+  behindModal: boolean;
   area: number;
   labelled: boolean;
   disabled: boolean;
@@ -60,6 +64,7 @@ export function importanceOf(i: ImportanceInput): number {
   if (i.labelled) raw += LABELLED;
   raw += prominencePoints(i);
   if (!i.disabled) raw += ENABLED;
+  if (i.behindModal) raw = Math.max(0, raw - BEHIND_MODAL);
   return Math.round((raw * 1000) / RAW_MAX);
 }
 

@@ -35,6 +35,8 @@ export interface RefineOptions {
 interface Work {
   raw: RawElement;
   el: RefinedElement;
+  /** Importance inputs; importance itself is scored once modals are known. */
+  imp: ImportanceInput;
   interactive: boolean;
   group: GroupItem;
   modal: ModalItem;
@@ -92,6 +94,7 @@ function refineOne(raw: RawElement, rv: RawView, vp: Viewport, parents: Map<numb
     inViewport: in_viewport,
     occluded: is_occluded,
     invisible: area === 0 || styleHidden(styles),
+    behindModal: false,
     area,
     labelled: name !== null,
     disabled: states.disabled === true,
@@ -106,7 +109,7 @@ function refineOne(raw: RawElement, rv: RawView, vp: Viewport, parents: Map<numb
     id: rv.id,
     role: ri.role,
     text,
-    importance: importanceOf(imp),
+    importance: 0,
     bbox: { x, y, width: w, height: h },
     visual_cues: { is_primary: isPrimary(imp), is_clickable: ri.clickable, background_color_name: color.name },
     in_viewport,
@@ -162,7 +165,7 @@ function refineOne(raw: RawElement, rv: RawView, vp: Viewport, parents: Map<numb
     position: typeof pos === "string" ? pos.trim().toLowerCase() : null,
     hint,
   };
-  return { raw, el, interactive: ri.interactive, group, modal };
+  return { raw, el, imp, interactive: ri.interactive, group, modal };
 }
 
 function noGoalRerank(enabled: boolean, count: number): MlRerank {
@@ -232,6 +235,20 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
     }
   }
 
+  const modal_grids = detectModals(all.map((w) => w.modal), vp);
+  let members: Set<number> | null = null;
+  if (modal_grids.length > 0) {
+    members = new Set();
+    for (const g of modal_grids) {
+      if (g.container_id !== null) members.add(g.container_id);
+      for (const id of g.element_ids) members.add(id);
+    }
+  }
+  for (const w of all) {
+    if (members !== null && w.el.is_occluded && !members.has(w.el.id)) w.imp.behindModal = true;
+    w.el.importance = importanceOf(w.imp);
+  }
+
   const dominant = assignGroups(candidates.map((w) => w.group));
   for (const w of candidates) {
     w.el.group_key = w.group.group_key;
@@ -259,7 +276,6 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
     ml_rerank = noGoalRerank(reranker !== null, candidates.length);
   }
 
-  const modal_grids = detectModals(all.map((w) => w.modal), vp);
   const diagnostics = buildDiagnostics({
     metrics: req.client_metrics,
     captcha: req.client_diagnostics?.captcha,

@@ -52,6 +52,20 @@ describe("modal detection", () => {
     expect(g.primary_ids).toEqual([subscribe.id]);
   });
 
+  it("with a modal open, its controls outrank the covered page, even a covered text field", () => {
+    const field = raw("input", { x: 100, y: 300, width: 400, height: 36, is_occluded: true, attributes: { input_type: "text", aria_label: "Email" } });
+    const dialog = raw("div", { x: 340, y: 200, width: 600, height: 400, attributes: { role: "dialog" }, styles: { z_index: "50" } });
+    const accept = button("Accept", { x: 700, y: 540, width: 120, height: 40 });
+    const close = button("×", { x: 900, y: 210, width: 30, height: 30 });
+    const r = refineSnapshot(request([field, dialog, accept, close]));
+    const ids = r.elements.map((e) => e.id);
+    expect(ids.indexOf(accept.id)).toBeLessThan(ids.indexOf(field.id));
+    expect(ids.indexOf(close.id)).toBeLessThan(ids.indexOf(field.id));
+    // Without the dialog the field leads again.
+    const alone = refineSnapshot(request([{ ...field, is_occluded: false }, accept]));
+    expect(alone.elements[0].id).toBe(field.id);
+  });
+
   it("a sticky header with a high z-index is not a modal", () => {
     const header = raw("header", { x: 0, y: 0, width: 1280, height: 64, styles: { z_index: "1000", position: "fixed" } });
     const menu = link("Menu", { x: 10, y: 10 });
