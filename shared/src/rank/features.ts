@@ -74,7 +74,8 @@ function fieldsOf(c: Candidate): Fields {
   const value = e.value_redacted ? "" : str(e.value ?? a.value);
   const parts = [e.text, e.name, str(a.aria_label), str(a.placeholder), value, str(a.title), str(a.alt)];
   const primaryText = squash(e.text || e.name || str(a.aria_label) || str(a.title) || value);
-  const primaryList = parts.flatMap((p) => tokens(p));
+  // text, name and aria-label are often the same string: tokenize each distinct one once.
+  const primaryList = [...new Set(parts)].flatMap((p) => tokens(p));
   if (CLOSE_GLYPHS.test(primaryText)) primaryList.push("close", "x");
   const ownWords = tokens(e.text || e.name || str(a.aria_label) || str(a.placeholder) || str(a.title) || str(a.alt));
   const nearby = squash(e.nearby_text ?? str(a.nearby_text));
@@ -182,10 +183,13 @@ export interface PageFeatures {
   count: number;
 }
 
+const IDX = Object.fromEntries(BASE_FEATURES.map((f, i) => [f, i])) as Record<BaseFeature, number>;
+
 export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Array[] {
   const n = cands.length;
   const F = BASE_FEATURES.length;
-  const idx = Object.fromEntries(BASE_FEATURES.map((f, i) => [f, i])) as Record<BaseFeature, number>;
+  const idx = IDX;
+  const goalStems = new Set(intent.words.flatMap((w) => [w.stem, ...w.syn]));
   const fields = cands.map(fieldsOf);
   const rows = cands.map(() => new Float64Array(F));
   const nWords = intent.words.length;
@@ -236,7 +240,6 @@ export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Arra
       r[idx.cov_nearby] = nb / nWords;
       r[idx.cov_attr] = at / nWords;
       if (f.ownWords.length > 0) {
-        const goalStems = new Set(intent.words.flatMap((w) => [w.stem, ...w.syn]));
         let hit = 0;
         for (const w of f.ownWords) if (goalStems.has(stem(w))) hit++;
         r[idx.precision] = hit / f.ownWords.length;
@@ -260,7 +263,8 @@ export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Arra
     r[idx.verb_agree] = verbAgreement(intent, e, entry);
     r[idx.role_hint] = intent.roleHints.has(e.role) ? 1 : 0;
     if (intent.hasDate && entry) {
-      const dateish = e.input_type === "date" || [...f.nearbyStems, ...f.attrStems, ...f.primaryStems].some((s) => DATE_STEMS.has(s));
+      let dateish = e.input_type === "date";
+      for (const set of [f.nearbyStems, f.attrStems, f.primaryStems]) for (const s of set) if (DATE_STEMS.has(s)) dateish = true;
       r[idx.date_field] = dateish ? 1 : 0;
     }
     r[idx.nearby_control] = entry || CHECK_ROLES.has(e.role) ? r[idx.cov_nearby] : 0;

@@ -10,9 +10,13 @@ export function normalize(s: string): string {
 }
 
 /** Word tokens: letters/digits runs; camelCase and snake/dot names split ("travelDate" → travel, date). */
+const ASCII = /^[\x00-\x7f]*$/;
+const UPPER_AFTER_LOWER = /[a-z][A-Z]/;
 export function tokens(s: string | null | undefined): string[] {
   if (!s) return [];
-  const split = s.replace(/([a-z])([A-Z])/g, "$1 $2");
+  const split = UPPER_AFTER_LOWER.test(s) ? s.replace(/([a-z])([A-Z])/g, "$1 $2") : s;
+  // Plain ASCII needs no NFKC (the common case, and the costly step).
+  if (ASCII.test(split)) return split.toLowerCase().match(/[a-z0-9]+/g) ?? [];
   return normalize(split).match(/[\p{L}\p{N}]+/gu) ?? [];
 }
 
