@@ -40,7 +40,8 @@ function validBody(n: number): Record<string, unknown> {
   return {
     url: "https://fuzz.example/",
     viewport: { width: 1280, height: 800 },
-    goal: "search",
+    // A goal sends valid-by-chance bodies through goal ranking, the costliest path: 1 in 10.
+    ...(rnd() < 0.1 ? { goal: "search" } : {}),
     options: { limit: 10, filter: { min_area: 1, allowed_roles: ["button"] } },
     client_metrics: { ready_state: "complete", quiet_ms: 100, node_count: 50 },
     raw_elements: Array.from({ length: n }, (_, i) => ({
@@ -215,10 +216,11 @@ test.skipIf(!REFINE_READY)("10,000 malformed bodies: never a 5xx, always the err
     expect(h.expect, `${r.status} ${r.text.slice(0, 200)}`).toContain(r.status);
     check(h.body, r, tally);
   }
+  console.log(`fuzz: ${N + 4} bodies, statuses ${JSON.stringify(Object.fromEntries(tally))}`);
   expect(serverErrors.slice(0, 5), `${serverErrors.length} answers were 5xx`).toEqual([]);
   expect([...tally.values()].reduce((a, b) => a + b, 0)).toBe(N + 4);
   expect(tally.get(400) ?? 0).toBeGreaterThan(N / 2); // most bodies are really malformed
   // Nothing leaked into prototypes, and the server still serves.
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   expect((await fetch(`${sl.origin}/health`)).status).toBe(200);
-}, 180_000);
+}, 300_000);
