@@ -212,6 +212,20 @@ describe("extension: settings and API mode against the real server", () => {
     await writeFile(`${docs}visual-marks.png`, Buffer.from(png.split(",")[1], "base64"));
   });
 
+  it("shares the marked screenshot through the backend: a signed link, 10 credits", async () => {
+    const before = await server!.credits(key);
+    await panel.click("#share-visual");
+    await panel.waitForSelector("#visual-link:not([hidden])");
+    await idle();
+    const link = (await panel.getAttribute("#visual-url", "href"))!;
+    expect(link.startsWith(`${server!.origin}/`)).toBe(true);
+    expect(await server!.credits(key)).toBe(before - 10);
+    const res = await fetch(link);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/image\/png/);
+    expect((await res.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+  });
+
   it("renders the whole page (beyond the visible part) with html-to-image", async () => {
     await panel.click("#full-page");
     await idle();

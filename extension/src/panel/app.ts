@@ -4,8 +4,8 @@
 import { browser } from "wxt/browser";
 import type { PageScroll, PanelResults, ReadResult, TabInfo } from "../messages.js";
 import { ask } from "./bridge.js";
-import { $, copyText, download } from "./dom.js";
-import { rank, readPage, testConnection, type RankedSnapshot } from "./engine.js";
+import { $, copyText, download, h } from "./dom.js";
+import { rank, readPage, shareVisual, testConnection, type RankedSnapshot } from "./engine.js";
 import { boxOf, renderMap } from "./map-view.js";
 import { drawMarks, loadImage } from "./marks.js";
 import { formatPrompt, PROMPT_TOKEN_BUDGET } from "./prompt.js";
@@ -24,6 +24,8 @@ interface State {
   overlay: boolean;
   /** The element last clicked in Map (for the element image). */
   selected: number | null;
+  /** The last marked screenshot and the geometry measured with it (for sharing). */
+  shot: { dataUrl: string; capture: Capture } | null;
 }
 
 const fixedTabId = (() => {
@@ -32,7 +34,7 @@ const fixedTabId = (() => {
   return Number.isInteger(n) && n >= 0 ? n : undefined;
 })();
 
-const state: State = { tab: null, settings: DEFAULT_SETTINGS, capture: null, snapshot: null, goal: "", read: null, overlay: false, selected: null };
+const state: State = { tab: null, settings: DEFAULT_SETTINGS, capture: null, snapshot: null, goal: "", read: null, overlay: false, selected: null, shot: null };
 let running = false;
 
 async function target(): Promise<TabInfo> {
@@ -60,6 +62,9 @@ function resetForTab(tab: TabInfo): void {
   ($("#overlay-toggle") as HTMLInputElement).checked = false;
   state.overlay = false;
   state.selected = null;
+  state.shot = null;
+  ($("#share-visual") as HTMLButtonElement).disabled = true;
+  $("#visual-link").hidden = true;
   ($("#element-image") as HTMLButtonElement).disabled = true;
   $("#element-image").textContent = "Element image";
   showMode(null, null);
@@ -180,6 +185,9 @@ async function visualNow(): Promise<void> {
   $("#visual-empty").hidden = true;
   $("#visual-info").textContent = `${drawn} of ${snap.elements.length} ranked elements are in view (numbers are the Map ids).`;
   ($("#download-visual") as HTMLButtonElement).disabled = false;
+  state.shot = { dataUrl: shot.dataUrl, capture: fresh };
+  ($("#share-visual") as HTMLButtonElement).disabled = !state.settings.backendUrl;
+  $("#visual-link").hidden = true;
   done();
 }
 
@@ -188,6 +196,10 @@ async function pageImageNow(id?: number): Promise<void> {
   const tab = await target();
   busy(id === undefined ? "rendering the whole page (html-to-image)… long pages take a few seconds" : `rendering element #${id}…`);
   const { dataUrl } = await ask({ type: "page-image", tabId: tab.tabId, id });
+  // Sharing sends the marked screenshot; it is no longer what the panel shows.
+  state.shot = null;
+  ($("#share-visual") as HTMLButtonElement).disabled = true;
+  $("#visual-link").hidden = true;
   const img = await loadImage(dataUrl);
   const canvas = $("#visual-canvas") as HTMLCanvasElement;
   canvas.width = img.naturalWidth;
@@ -199,6 +211,24 @@ async function pageImageNow(id?: number): Promise<void> {
   $("#visual-info").textContent = `${id === undefined ? "Full page" : `Element #${id}`}, ${img.naturalWidth}×${img.naturalHeight} px.`;
   ($("#download-visual") as HTMLButtonElement).disabled = false;
   done();
+}
+
+async function shareNow(): Promise<void> {
+  if (!state.shot || !state.tab) throw new Error("Take a screenshot with marks first.");
+  busy("uploading the screenshot to the backend…");
+  const { capture: cap, dataUrl } = state.shot;
+  const res = await shareVisual(
+    state.tab.url,
+    { title: state.tab.title, viewport: cap.viewport, raw_elements: cap.raw_elements, pngBase64: dataUrl.slice(dataUrl.indexOf(",") + 1) },
+    state.settings,
+  );
+  const until = res.expiresAt ? ` until ${new Date(res.expiresAt).toLocaleString()}` : "";
+  const left = res.creditsRemaining !== null ? ` · ${res.creditsRemaining} credits left` : "";
+  const link = $("#visual-link");
+  link.replaceChildren("Link (valid", until || " 24 h", `): `, h("a", { id: "visual-url", href: res.url, target: "_blank", rel: "noopener" }, res.url), ` · ${res.elements} elements${left}`);
+  link.hidden = false;
+  await copyText(res.url).catch(() => undefined);
+  done("Screenshot link copied.");
 }
 
 function fillSettingsForm(s: Settings): void {
@@ -282,6 +312,7 @@ export async function startPanel(): Promise<void> {
 
   $("#take-visual").addEventListener("click", () => void action(visualNow));
   $("#full-page").addEventListener("click", () => void action(() => pageImageNow()));
+  $("#share-visual").addEventListener("click", () => void action(shareNow));
   $("#element-image").addEventListener("click", () => void action(() => pageImageNow(state.selected ?? undefined)));
   $("#download-visual").addEventListener("click", () => {
     const a = document.createElement("a");

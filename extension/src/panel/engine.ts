@@ -129,3 +129,46 @@ export async function testConnection(s: Settings): Promise<{ credits: number | n
     throw new Error(explainApiError(err));
   }
 }
+
+export interface SharedShot {
+  url: string;
+  expiresAt: string | null;
+  elements: number;
+  creditsRemaining: number | null;
+}
+
+/**
+ * Visual through the backend: the screenshot and elements of the real tab go to /v1/observe
+ * (`mode: visual` with `capture`), which stores the picture and answers a signed link valid 24 h
+ * that an agent or a colleague can open. 10 credits; there is no local equivalent.
+ */
+export async function shareVisual(
+  url: string,
+  capture: { title: string; viewport?: { width: number; height: number }; raw_elements: SnapshotRequest["raw_elements"]; pngBase64: string },
+  s: Settings,
+): Promise<SharedShot> {
+  if (!isApiConfigured(s)) throw new Error("Sharing needs a backend: set its URL and API key in Settings.");
+  try {
+    const res = await client(s).observe({
+      url,
+      mode: "visual",
+      options: { screenshot_delivery: "url", limit: s.limit },
+      capture: {
+        title: capture.title,
+        viewport: capture.viewport,
+        raw_elements: capture.raw_elements,
+        screenshot: { format: "png", data: capture.pngBase64 },
+      },
+    });
+    const link = res.screenshot?.url ?? "";
+    if (!/^https?:\/\//.test(link)) throw new Error("The backend answered without a screenshot link.");
+    return {
+      url: link,
+      expiresAt: res.screenshot?.expires_at ?? null,
+      elements: res.interactable_elements?.length ?? 0,
+      creditsRemaining: res.credits_remaining ?? null,
+    };
+  } catch (err) {
+    throw new Error(explainApiError(err));
+  }
+}
