@@ -20,19 +20,21 @@ export interface CompiledFilter {
  * case-insensitively; `min_area` keeps elements with width x height >= min_area.
  */
 export function compileFilter(f: Filter | undefined | null): CompiledFilter {
-  const minArea = f && typeof f.min_area === "number" && f.min_area > 0 ? f.min_area : 0;
-  const roles = f?.allowed_roles?.length ? new Set<string>() : null;
-  let submitOnly = false;
-  if (roles && f?.allowed_roles) {
-    for (const r of f.allowed_roles) {
-      const k = String(r).trim().toLowerCase();
+  // Local mode (extension) calls the engine without validation: tolerate any shape.
+  const obj = f !== null && typeof f === "object" ? f : null;
+  const minArea = obj && typeof obj.min_area === "number" && obj.min_area > 0 ? obj.min_area : 0;
+  const roleList = obj && Array.isArray(obj.allowed_roles) ? obj.allowed_roles.map((r) => String(r).trim().toLowerCase()) : [];
+  const tagList = obj && Array.isArray(obj.allowed_tags) ? obj.allowed_tags.map((t) => String(t).trim().toLowerCase()) : [];
+  const roles = roleList.length > 0 ? new Set<string>() : null;
+  if (roles) {
+    for (const k of roleList) {
       roles.add(k);
       for (const x of Object.hasOwn(ROLE_ALIASES, k) ? ROLE_ALIASES[k] : []) roles.add(x); // own keys only: "constructor" is a role name too
     }
-    // "submit" alone means submit buttons, not every button.
-    submitOnly = roles.has("submit") && f.allowed_roles.every((r) => String(r).trim().toLowerCase() !== "button");
   }
-  const tags = f?.allowed_tags?.length ? new Set(f.allowed_tags.map((t) => String(t).trim().toLowerCase())) : null;
+  // "submit" alone means submit buttons, not every button.
+  const submitOnly = roles !== null && roles.has("submit") && !roleList.includes("button");
+  const tags = tagList.length > 0 ? new Set(tagList) : null;
   const none = minArea === 0 && roles === null && tags === null;
   return {
     none,

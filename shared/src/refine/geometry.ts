@@ -2,6 +2,8 @@
 // lists/columns/rows (group_key, group_index, dominant group).
 import type { RawElement, Viewport } from "../contract/index.js";
 
+const fin = (v: unknown): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
+
 /** Used when the viewport is omitted and no element has a box to derive it from. */
 export const FALLBACK_VIEWPORT: Viewport = { width: 1280, height: 720 };
 
@@ -16,9 +18,11 @@ export function deriveViewport(elements: readonly RawElement[]): Viewport {
   let anyBox = false, anyFlag = false;
   for (const e of elements) {
     const r = e.rect;
-    if (!r || !(r.width > 0) || !(r.height > 0)) continue;
+    if (!r || typeof r !== "object") continue;
+    const x = fin(r.x), y = fin(r.y), w = fin(r.width), h = fin(r.height);
+    if (!(w > 0) || !(h > 0)) continue;
     anyBox = true;
-    const right = r.x + r.width, bottom = r.y + r.height;
+    const right = x + w, bottom = y + h;
     if (right > maxRight) maxRight = right;
     if (bottom > maxBottomAll) maxBottomAll = bottom;
     if (e.in_viewport === true) {

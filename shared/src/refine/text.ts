@@ -28,8 +28,9 @@ export function compact(s: string | null | undefined, cap = TEXT_CAP): string {
 
 /** An attribute value as a string, or null when absent/null. Numbers and booleans are stringified. */
 export function str(v: AttrValue): string | null {
-  if (v === null || v === undefined) return null;
-  return typeof v === "string" ? v : String(v);
+  if (typeof v === "string") return v;
+  // Objects/arrays are junk from an unvalidated (local-mode) request: treated as absent.
+  return typeof v === "number" || typeof v === "boolean" ? String(v) : null;
 }
 
 /** Like str, but compacted and null when empty. */
@@ -48,6 +49,7 @@ export function boolOf(v: AttrValue): boolean | null {
   if (v === null || v === undefined) return null;
   if (typeof v === "boolean") return v;
   if (typeof v === "number") return v !== 0;
+  if (typeof v !== "string") return null;
   const s = v.trim().toLowerCase();
   return !(s === "false" || s === "0" || s === "no" || s === "off" || s === "undefined" || s === "null");
 }
