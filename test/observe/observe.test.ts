@@ -58,6 +58,22 @@ describe("read mode", () => {
   });
 });
 
+describe("navigation", () => {
+  it("follows a same-origin script redirect", async () => {
+    const moved = await observe(sl, key, { url: site.url("/js-redirect.html") });
+    expect(moved.json).toMatchObject({ status: "success", title: "How lighthouses work" });
+  });
+
+  it("answers Invalid URL, uncharged, rather than reading Chromium's error page when the page bounces itself to nowhere", async () => {
+    const before = await sl.credits(key);
+    const bounce = await observe(sl, key, { url: site.url("/bounce.html") });
+    expect(bounce.status).toBe(400);
+    expect(bounce.json).toMatchObject({ status: "error", error: "Invalid URL" });
+    expect(bounce.json.message).toMatch(/navigated itself/);
+    expect(await sl.credits(key)).toBe(before);
+  });
+});
+
 describe("map mode", () => {
   it("returns ranked elements with 0-100 importance for 2 credits, inputs above buttons above links above headings", async () => {
     const before = await sl.credits(key);

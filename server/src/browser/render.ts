@@ -101,6 +101,11 @@ export async function renderUrl<T>(
         }
         const refusal = mainFrameRefusal(proxy, req.url, navHosts, response);
         if (refusal) throw refusal;
+        // A script navigation that failed (e.g. an http → https bounce to nowhere) leaves
+        // Chromium's error page; its text is not the page's content.
+        if (page.url().startsWith("chrome-error:")) {
+          throw new NavigationError("the page navigated itself to an address that could not be loaded");
+        }
         return use({ page, response, deadline, proxy });
       },
       { timeoutMs: req.timeoutMs },
