@@ -2,7 +2,7 @@
 // The target is `?tabId=N` when given (the panel opened as a page for a known tab), otherwise the
 // active tab of the window the panel is in (it follows tab switches).
 import { browser } from "wxt/browser";
-import type { PageScroll, PanelResults, ReadResult, TabInfo } from "../messages.js";
+import type { Box, PageScroll, PanelResults, ReadResult, TabInfo } from "../messages.js";
 import { ask } from "./bridge.js";
 import { $, copyText, download, h } from "./dom.js";
 import { rank, readPage, shareVisual, testConnection, type RankedSnapshot } from "./engine.js";
@@ -101,7 +101,7 @@ async function rankNow(fresh: boolean): Promise<void> {
   const out = await rank(cap, state.goal, state.settings);
   state.snapshot = out.result;
   showMode(out.mode, out.note);
-  renderMap(state.snapshot, mapHandlers, cap.scroll);
+  renderMap(state.snapshot, mapHandlers);
   if (state.overlay) await drawOverlay();
   done(`Ranked ${out.result.elements.length} of ${cap.raw_elements.length} elements${state.goal ? ` for “${state.goal}”` : ""}.`);
 }
@@ -117,11 +117,11 @@ function hostOf(url: string): string {
 const scroll = (): PageScroll | undefined => state.capture?.scroll;
 
 const mapHandlers = {
-  hover(box: Parameters<typeof boxOf>[0] extends never ? never : ReturnType<typeof boxOf> | null) {
+  hover(box: Box | null) {
     if (!state.tab) return;
     ask({ type: "highlight", tabId: state.tab.tabId, box, scroll: scroll() }).catch(() => undefined);
   },
-  select(box: ReturnType<typeof boxOf>) {
+  select(box: Box) {
     if (!state.tab) return;
     state.selected = box.id;
     for (const li of document.querySelectorAll<HTMLElement>("#element-list li")) li.classList.toggle("active", li.dataset.id === String(box.id));

@@ -1,7 +1,7 @@
 // Map: the ranked element list. Hovering a row highlights the element on the page; clicking
 // scrolls the page to it.
 import type { RefinedElement } from "@sightline/shared/contract";
-import type { Box, PageScroll } from "../messages.js";
+import type { Box } from "../messages.js";
 import { $, h } from "./dom.js";
 import type { RankedSnapshot } from "./engine.js";
 
@@ -38,8 +38,7 @@ function row(e: RefinedElement, rank: number, on: MapHandlers): HTMLLIElement {
   return li;
 }
 
-export function renderMap(snap: RankedSnapshot | null, on: MapHandlers, scroll?: PageScroll): void {
-  void scroll;
+export function renderMap(snap: RankedSnapshot | null, on: MapHandlers): void {
   const list = $("#element-list");
   list.replaceChildren();
   $("#map-empty").hidden = !!snap;
