@@ -29,6 +29,7 @@ const dataFiles = (opt("data", null)?.split(",") ?? (fs.existsSync(cacheDir) ? f
 const outFile = path.resolve(opt("out", path.join(here, "..", "src", "rank", "model.json")));
 const doEval = !args.includes("--no-eval");
 const LAMBDA = Number(opt("lambda", "0.1"));
+const ITERS = Number(opt("iters", "150"));
 const F = ALL_FEATURES.length;
 const H = ALL_FEATURES.indexOf("heuristic_score");
 
@@ -95,7 +96,7 @@ function standardizer(cs) {
 }
 
 /** Listwise softmax, Adam, L2 towards w0 (= heuristic only). Case weights balance sources. */
-function train(cs, { lambda = LAMBDA, iters = 200, lr = 0.05 } = {}) {
+function train(cs, { lambda = LAMBDA, iters = ITERS, lr = 0.05 } = {}) {
   const { mean, scale } = standardizer(cs);
   // Packed standardized rows: one Float64Array, case c owns rows [off[c], off[c+1]).
   const total = cs.reduce((n, c) => n + c.rows.length, 0);

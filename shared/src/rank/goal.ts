@@ -58,14 +58,36 @@ export function rankFeatures(goal: string, candidates: GoalCandidate[]): RankFea
     full.set(r);
     return full;
   });
+  const lex = base.map(lexicalEvidence);
+  let bestLex = 0;
+  for (const v of lex) bestLex = Math.max(bestLex, v);
+  const byImportance = [...Array(n).keys()].sort((a, b) => candidates[b].element.importance - candidates[a].element.importance || a - b);
+  const seenRole = new Set<string>();
   heuristicOrder.forEach((ci, rank) => {
     const row = rows[ci];
     row[B] = heuristic[ci];
     row[B + 1] = heuristic[ci] - top;
     row[B + 2] = 1 / (1 + rank);
     row[B + 3] = rank === 0 ? 1 : 0;
+    row[B + 4] = lex[ci] - bestLex;
+    const role = candidates[ci].element.role;
+    row[B + 6] = seenRole.has(role) ? 0 : 1;
+    seenRole.add(role);
   });
+  byImportance.forEach((ci, rank) => (rows[ci][B + 5] = 1 / (1 + rank)));
   return { intent, rows, heuristic, heuristicOrder };
+}
+
+const L = (f: (typeof BASE_FEATURES)[number]) => BASE_FEATURES.indexOf(f);
+const LEX_COLS: [number, number][] = [
+  [L("quoted_exact"), 1], [L("quoted_contains"), 0.5], [L("cov_exact"), 1], [L("cov_stem"), 1], [L("cov_syn"), 0.5],
+  [L("nearby_control"), 1], [L("tuple_match"), 1], [L("number_match"), 0.5],
+];
+/** How much of the goal's wording the element carries, whatever its kind or position. */
+function lexicalEvidence(row: Float64Array): number {
+  let s = 0;
+  for (const [c, w] of LEX_COLS) s += w * row[c];
+  return s;
 }
 
 function intentTags(intent: Intent): string[] {

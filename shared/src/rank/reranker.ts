@@ -4,7 +4,15 @@
 import { BASE_FEATURES } from "./features.js";
 
 /** Features the heuristic's own verdict adds for the model (computed after heuristic ordering). */
-export const HEURISTIC_FEATURES = ["heuristic_score", "heuristic_gap", "heuristic_rank_recip", "heuristic_top"] as const;
+export const HEURISTIC_FEATURES = [
+  "heuristic_score",
+  "heuristic_gap", // score minus the request's best score
+  "heuristic_rank_recip", // 1 / (1 + heuristic rank)
+  "heuristic_top",
+  "lexical_gap", // lexical evidence minus the request's best lexical evidence
+  "importance_rank_recip", // 1 / (1 + rank by goal-free importance)
+  "role_best", // best heuristic score among the candidates of its role
+] as const;
 export const ALL_FEATURES: readonly string[] = [...BASE_FEATURES, ...HEURISTIC_FEATURES];
 
 export interface Reranker {
