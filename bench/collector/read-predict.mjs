@@ -7,6 +7,7 @@
 //
 //   node bench/collector/read-predict.mjs --corpus ../shared/corpora/read/aeb [--format text|markdown]
 //        [--sample N] [--seed S] [--concurrency 2] [--out /tmp/pred.json] [--no-score]
+//        [--read-options JSON]   e.g. '{"fallback":false,"stripHidden":false}' = Readability alone
 //
 // Build the bundle first: pnpm --filter @sightline/shared run build
 import { chromium } from "playwright-core";
@@ -94,7 +95,8 @@ async function one(id) {
     await page.goto(`${origin}/p/${id}.html`, { waitUntil: "domcontentloaded", timeout: 30000 });
     await page.waitForTimeout(150);
     await page.addScriptTag({ content: bundle });
-    const r = await page.evaluate((format) => globalThis.sightline.read({ format }), opt.format);
+    const readOptions = { ...JSON.parse(opt["read-options"] ?? "{}"), format: opt.format };
+    const r = await page.evaluate((o) => globalThis.sightline.read(o), readOptions);
     predictions[id] = { text: r.content, title: r.title, description: r.description };
   } catch (e) {
     failures.push({ id, error: String(e).slice(0, 200) });

@@ -48,16 +48,16 @@ export interface AttrScan {
 
 export function scanAttributes(el: Element): AttrScan {
   const out: AttrScan = { roleAttr: null, handler: false, tabindex: null, editable: false };
-  const attrs = el.attributes;
-  for (let i = 0; i < attrs.length; i++) {
-    const a = attrs[i];
-    const n = a.name;
-    if (n === "role") out.roleAttr = a.value.trim().toLowerCase().split(/\s+/)[0] || null;
-    else if (n === "tabindex") {
-      const t = parseInt(a.value, 10);
-      out.tabindex = Number.isNaN(t) ? null : t;
-    } else if (n === "contenteditable") out.editable = a.value !== "false";
-    else if (n.charCodeAt(0) === 111 && n.charCodeAt(1) === 110 && HANDLER_ATTRS.has(n)) out.handler = true;
+  // Attribute names as strings: cheaper than materialising Attr nodes for every element.
+  if (el.hasAttributes()) {
+    for (const n of el.getAttributeNames()) {
+      if (n === "role") out.roleAttr = (el.getAttribute(n) ?? "").trim().toLowerCase().split(/\s+/)[0] || null;
+      else if (n === "tabindex") {
+        const t = parseInt(el.getAttribute(n) ?? "", 10);
+        out.tabindex = Number.isNaN(t) ? null : t;
+      } else if (n === "contenteditable") out.editable = el.getAttribute(n) !== "false";
+      else if (n.charCodeAt(0) === 111 && n.charCodeAt(1) === 110 && HANDLER_ATTRS.has(n)) out.handler = true;
+    }
   }
   // A handler assigned from script (el.onclick = fn) has no attribute.
   if (!out.handler && (el as HTMLElement).onclick) out.handler = true;

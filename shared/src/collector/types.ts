@@ -21,6 +21,31 @@ export interface CollectOptions {
   timings?: boolean;
 }
 
+/**
+ * What collect() puts in `attributes` beyond spec 2.7 (the contract tolerates extra keys).
+ * Keys without a value are left out rather than sent as null (payload size), except
+ * `accessible_name`, which is always a string, and `value: null` next to `value_redacted`.
+ * - `role`: the computed ARIA role (dom-accessibility-api + role-fixes.ts), never absent.
+ * - `aria_label` / `accessible_name`: the computed accessible name (accname 1.2 +
+ *   name-fixes.ts). `accessible_name` is "" when the element has no name: use it verbatim.
+ * - `name`: the HTML `name` attribute (form field name), not the accessible name.
+ * - `nearby_text`: for fields (textbox, combobox, checkbox, …) and unnamed controls: the
+ *   <label> text, else the closest preceding text (following text for checkboxes/radios).
+ * - `has_click_handler`: "true" for an inline on* handler or an `onclick` property.
+ * - `is_clickable`: "true" when the element is an interactive candidate with cursor:pointer
+ *   (computed, or from a `:hover { cursor: pointer }` rule; then also `cursor_on_hover`).
+ * - `tabindex`, `contenteditable`, `autocomplete`, `class_name` (≤ 100 chars), `level`
+ *   (heading level), `in_shadow` ("true" inside an open shadow root), `frame_depth`.
+ * - iframes: `frame` = "same-origin" | "cross-origin" | "unavailable", `iframe_src`; a
+ *   same-origin frame's elements are in the iframe element's `iframe_content` (boxes in
+ *   top-viewport coordinates), not repeated at the top level.
+ * - `value_redacted`: "true" for password, one-time-code and payment-card fields (autocomplete
+ *   one-time-code / cc-* / *-password, or a name like cvv, card-number, otp); their value is null.
+ * Styles: z_index, cursor and position always; colours, font size/weight and opacity for
+ * elements within about two screens of the viewport.
+ */
+export type CollectedAttributes = Record<string, string | null>;
+
 export interface CollectResult {
   url: string;
   viewport: { width: number; height: number };
@@ -34,6 +59,10 @@ export interface ReadOptions {
   format?: "markdown" | "text";
   /** Maximum characters of `content` (default: no limit). */
   contentLimit?: number;
+  /** Drop what the live page does not render (display:none) before extraction (default true). */
+  stripHidden?: boolean;
+  /** Use the main-content fallback when Readability fails or keeps too little (default true). */
+  fallback?: boolean;
 }
 
 export interface ReadResult {

@@ -30,9 +30,28 @@ interface Extracted {
   excerpt: string;
 }
 
-function readability(doc: Document): Extracted | null {
+/**
+ * Removes from the clone what the live page does not render (display:none from style sheets:
+ * collapsed menus, modals, templates of widgets). Readability only sees inline styles; the
+ * live document knows better. Both trees have the same shape, so they are walked in lockstep.
+ */
+function stripUnrendered(live: Element, copy: Element, view: Window): void {
+  let c = copy.firstElementChild;
+  for (let l = live.firstElementChild; l && c; l = l.nextElementSibling) {
+    const next = c.nextElementSibling;
+    const tag = l.localName;
+    if (tag !== "script" && tag !== "style" && tag !== "noscript" && tag !== "template" && tag !== "head") {
+      if (view.getComputedStyle(l).display === "none") copy.removeChild(c);
+      else stripUnrendered(l, c, view);
+    }
+    c = next;
+  }
+}
+
+function readability(doc: Document, strip: boolean): Extracted | null {
   try {
     const clone = doc.cloneNode(true) as Document;
+    if (strip && doc.body && clone.body && doc.defaultView) stripUnrendered(doc.body, clone.body, doc.defaultView);
     const article = new Readability<Element>(clone, { serializer: (n) => n as Element }).parse();
     if (!article || !article.content) return null;
     return { node: article.content, title: squash(article.title ?? ""), excerpt: squash(article.excerpt ?? "") };
@@ -52,7 +71,7 @@ export async function read(options: ReadOptions = {}): Promise<ReadResult> {
 export function readSync(options: ReadOptions = {}): ReadResult {
   const doc = document;
   const format = options.format === "text" ? "text" : "markdown";
-  const r = readability(doc);
+  const r = readability(doc, options.stripHidden !== false);
   let node: Element | null = r?.node ?? null;
   const rLen = plainLength(node);
   let fallback: Element | null = null;
@@ -66,7 +85,7 @@ export function readSync(options: ReadOptions = {}): ReadResult {
   // Readability is kept unless it failed, kept almost nothing, or (on pages that do not
   // present themselves as articles: products, listings, forums) kept a small part of the
   // main region.
-  if (!node || rLen < MIN_CHARS || (rLen < fLen * MIN_SHARE && !articleLike(doc))) {
+  if (options.fallback !== false && (!node || rLen < MIN_CHARS || (rLen < fLen * MIN_SHARE && !articleLike(doc)))) {
     if (fallback && fLen > rLen) {
       node = fallback;
       extractor = "main-content";

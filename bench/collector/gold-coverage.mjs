@@ -1,0 +1,96 @@
+#!/usr/bin/env node
+// Candidate recall of collect() on the ranking corpora (shared/corpora/rank/*): the share of
+// cases whose gold element (measured live from gold_selector) has a raw element with IoU ≥ 0.5,
+// i.e. the ceiling of "gold present" for any ranking built on the collector. No server.
+//
+//   node bench/collector/gold-coverage.mjs [--corpus DIR]... [--misses]
+//
+// Build the bundle first: pnpm --filter @sightline/shared run build
+import { chromium } from "playwright-core";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { extname, join, normalize } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const argv = process.argv.slice(2);
+const corpora = [];
+let showMisses = false;
+for (let i = 0; i < argv.length; i++) {
+  if (argv[i] === "--corpus") corpora.push(argv[++i]);
+  else if (argv[i] === "--misses") showMisses = true;
+}
+if (!corpora.length) corpora.push(join(root, "../shared/corpora/rank/miniwob-dev"), join(root, "../shared/corpora/rank/flight-aa"));
+const bundle = readFileSync(join(root, "shared/dist/collector.js"), "utf8");
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+
+const iou = (a, b) => {
+  const x1 = Math.max(a.x, b.x);
+  const y1 = Math.max(a.y, b.y);
+  const x2 = Math.min(a.x + a.width, b.x + b.width);
+  const y2 = Math.min(a.y + a.height, b.y + b.height);
+  const inter = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
+  const u = a.width * a.height + b.width * b.height - inter;
+  return u > 0 ? inter / u : 0;
+};
+const flat = (list, out = []) => {
+  for (const e of list) {
+    out.push(e);
+    if (e.iframe_content) flat(e.iframe_content, out);
+  }
+  return out;
+};
+
+try {
+  console.log("| corpus | task | cases | gold collected |\n|---|---|---|---|");
+  for (const dir of corpora) {
+    const cases = readFileSync(join(dir, "cases.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
+    const server = createServer((req, res) => {
+      const file = normalize(join(dir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)));
+      let body;
+      try {
+        body = readFileSync(file);
+      } catch {
+        return res.writeHead(404).end();
+      }
+      res.writeHead(200, { "content-type": extname(file) === ".html" ? "text/html; charset=utf-8" : "application/octet-stream" }).end(body);
+    });
+    await new Promise((r) => server.listen(0, "127.0.0.1", r));
+    const origin = `http://127.0.0.1:${server.address().port}`;
+    const perTask = new Map();
+    const byFile = new Map();
+    for (const c of cases) {
+      const key = `${c.file}|${c.viewport.width}x${c.viewport.height}`;
+      if (!byFile.has(key)) byFile.set(key, []);
+      byFile.get(key).push(c);
+    }
+    for (const [key, list] of byFile) {
+      const [file] = key.split("|");
+      const page = await browser.newPage({ viewport: list[0].viewport });
+      await page.goto(`${origin}/${file}`, { waitUntil: "load" });
+      await page.addScriptTag({ content: bundle });
+      const raw = flat(JSON.parse(await page.evaluate(() => globalThis.sightline.collectJSON())).raw_elements);
+      for (const c of list) {
+        const box = await page.locator(c.gold_selector).first().boundingBox();
+        const best = box ? Math.max(0, ...raw.map((e) => iou(e.rect, box))) : 0;
+        const t = perTask.get(c.task) ?? { n: 0, hit: 0 };
+        t.n++;
+        if (best >= 0.5) t.hit++;
+        else if (showMisses) console.error(`miss ${c.id} ${c.task} ${c.gold_selector} best IoU ${best.toFixed(2)}`);
+        perTask.set(c.task, t);
+      }
+      await page.close();
+    }
+    server.close();
+    let n = 0;
+    let hit = 0;
+    for (const [task, t] of [...perTask].sort()) {
+      console.log(`| ${dir.split("/").pop()} | ${task} | ${t.n} | ${(t.hit / t.n).toFixed(3)} |`);
+      n += t.n;
+      hit += t.hit;
+    }
+    console.log(`| ${dir.split("/").pop()} | **all** | ${n} | **${(hit / n).toFixed(3)}** |`);
+  }
+} finally {
+  await browser.close();
+}
