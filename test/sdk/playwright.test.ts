@@ -23,7 +23,7 @@ afterAll(async () => {
 
 /** The first element (forms and other containers aside) whose name or text matches. */
 const byLabel = (snap: PageSnapshot, re: RegExp) => {
-  const el = snap.elements.find((e) => e.role !== "form" && re.test(e.name || e.text));
+  const el = snap.elements.find((e) => !["form", "generic", "group"].includes(e.role) && re.test(e.name || e.text));
   if (!el) throw new Error(`no element matching ${re} in ${snap.elements.map((e) => e.name || e.text).join(" | ")}`);
   return el;
 };

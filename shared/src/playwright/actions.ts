@@ -1,7 +1,7 @@
 // click / type / press on a snapshot's elements, each reporting what it did to the page:
 // `navigated` (a new document or a new URL), `dom_changed` (mutations, input or change
 // events) or `nothing_changed`.
-import type { Page } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import type { RefinedElement } from "../contract/index.js";
 import { domClick, focusTarget, prepareTarget, settleWatch, startWatch, type TargetPoint } from "./in-page.js";
 
@@ -24,6 +24,9 @@ export interface ActionOptions {
   quietMs?: number;
 }
 
+/** How long a started main-frame navigation may take to commit before we stop waiting. */
+const NAVIGATION_WAIT_MS = 10_000;
+
 interface SnapshotLike {
   elements: RefinedElement[];
 }
@@ -40,10 +43,21 @@ const isNavigationError = (err: unknown) => /context was destroyed|navigat|Targe
 async function observeAction(page: Page, opts: ActionOptions, act: () => Promise<ActionResult["method"]>): Promise<ActionResult> {
   const before = page.url();
   let navigated = false;
+  // A navigation request of the main frame: the document is about to change even if the
+  // new one has not committed yet (a slow server, a busy machine).
+  let pending: Request | null = null;
   const onNav = (frame: { parentFrame(): unknown }) => {
     if (!frame.parentFrame()) navigated = true;
   };
+  const onRequest = (req: Request) => {
+    if (req.isNavigationRequest() && req.frame() === page.mainFrame()) pending = req;
+  };
+  const onDone = (req: Request) => {
+    if (req === pending) pending = null;
+  };
   page.on("framenavigated", onNav);
+  page.on("request", onRequest);
+  page.on("requestfailed", onDone);
   try {
     const token = await page.evaluate(startWatch);
     const method = await act();
@@ -53,6 +67,11 @@ async function observeAction(page: Page, opts: ActionOptions, act: () => Promise
     } catch (err) {
       if (!isNavigationError(err)) throw err;
       changes = -1;
+    }
+    if (changes >= 0 && !navigated && pending) {
+      await page
+        .waitForEvent("framenavigated", { predicate: (f) => !f.parentFrame(), timeout: NAVIGATION_WAIT_MS })
+        .catch(() => undefined);
     }
     if (changes < 0 || navigated || page.url() !== before) {
       // The old document is gone; Playwright may not have processed the commit yet.
@@ -65,6 +84,8 @@ async function observeAction(page: Page, opts: ActionOptions, act: () => Promise
     return { outcome: changes > 0 ? "dom_changed" : "nothing_changed", url: page.url(), changes, method };
   } finally {
     page.off("framenavigated", onNav);
+    page.off("request", onRequest);
+    page.off("requestfailed", onDone);
   }
 }
 

@@ -8,7 +8,7 @@ export {
   type SnapshotMode,
   type CollectorOptions,
 } from "./snapshot.js";
-export { refineLocally } from "./local.js";
+export { refineLocally, localReranker, defaultModelPath } from "./local.js";
 export { click, type, type as typeText, press, type ActionResult, type ActionOutcome, type ActionOptions, type TypeOptions } from "./actions.js";
 export { waitForStable, type StableOptions, type StableResult } from "./stable.js";
 export { injectCollector, collectorBundlePath, collectorSource } from "./bundle.js";

@@ -1,12 +1,43 @@
-// Local mode: the refinement engine the server runs, in this process (no ML reranker, so it
-// matches a server started without SIGHTLINE_ML_RERANK).
+// Local mode: the refinement engine the server runs, in this process, with the same learned
+// goal reranker the server loads by default (SIGHTLINE_ML_RERANK unset: on when the model file
+// is present; 0/false: off; SIGHTLINE_RANK_MODEL: another model file). So API and local mode
+// rank the same capture the same way.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { SNAPSHOT_DEFAULT_CAP, type SnapshotRequest } from "../contract/index.js";
 import { refineSnapshot } from "../refine/index.js";
+import { createLinearReranker, type LinearModel, type Reranker } from "../rank/index.js";
 import type { PageSnapshot } from "./snapshot.js";
 
-/** Refines a request in this process exactly as the server would (no ML reranker). */
-export function refineLocally(req: SnapshotRequest, cap: number = SNAPSHOT_DEFAULT_CAP): PageSnapshot {
-  const result = refineSnapshot(req, { cap });
+/** The committed model: shared/src/rank/model.json (from src/playwright or dist/playwright alike). */
+export function defaultModelPath(): string {
+  return fileURLToPath(new URL("../../src/rank/model.json", import.meta.url));
+}
+
+let cached: { key: string; reranker: Reranker | null } | null = null;
+
+/** The reranker local mode uses, decided like the server's (loaded once per process). */
+export function localReranker(env: NodeJS.ProcessEnv = process.env): Reranker | null {
+  const flag = env.SIGHTLINE_ML_RERANK?.trim().toLowerCase();
+  if (flag === "0" || flag === "false") return null;
+  const file = env.SIGHTLINE_RANK_MODEL?.trim() || defaultModelPath();
+  if (cached?.key === file) return cached.reranker;
+  let reranker: Reranker | null = null;
+  try {
+    reranker = createLinearReranker(JSON.parse(readFileSync(file, "utf8")) as LinearModel);
+  } catch {
+    // No or bad model file: heuristic goal ranking, as on the server.
+  }
+  cached = { key: file, reranker };
+  return reranker;
+}
+
+/**
+ * Refines a request in this process exactly as a default server would. `reranker`: undefined
+ * = decide like the server (above), null = heuristic ranking only.
+ */
+export function refineLocally(req: SnapshotRequest, cap: number = SNAPSHOT_DEFAULT_CAP, reranker?: Reranker | null): PageSnapshot {
+  const result = refineSnapshot(req, { cap, reranker: reranker === undefined ? localReranker() : reranker });
   return {
     status: "success",
     url: req.url,
@@ -19,4 +50,3 @@ export function refineLocally(req: SnapshotRequest, cap: number = SNAPSHOT_DEFAU
     request: req,
   };
 }
-

@@ -3,6 +3,7 @@
 import type { Page } from "playwright-core";
 import type { Filter, SnapshotRequest, SnapshotResponse } from "../contract/index.js";
 import type { Sightline } from "../client/index.js";
+import type { Reranker } from "../rank/index.js";
 import { injectCollector } from "./bundle.js";
 import { clientFromEnv } from "./env.js";
 
@@ -32,6 +33,8 @@ export interface PageSnapshotOptions {
   client?: Sightline;
   /** Cap for local mode, like the server's SIGHTLINE_SNAPSHOT_CAP. Default 100. */
   cap?: number;
+  /** Goal reranker for local mode: default decided like the server's; null = heuristic only. */
+  reranker?: Reranker | null;
   collector?: CollectorOptions;
   /** Path of dist/collector.js, when not the one beside this package. */
   bundlePath?: string;
@@ -49,12 +52,20 @@ export type PageSnapshot = Omit<SnapshotResponse, "credits_remaining"> & {
 
 /** Runs the collector in the page and returns the /v1/snapshot request body it built. */
 export async function collectPage(page: Page, opts: { collector?: CollectorOptions; bundlePath?: string } = {}): Promise<SnapshotRequest> {
-  await injectCollector(page, opts.bundlePath);
-  const json = await page.evaluate((o) => {
-    const s = (globalThis as unknown as { sightline: { collectJSON(o: unknown): Promise<string> } }).sightline;
-    return s.collectJSON(o);
-  }, opts.collector ?? {});
-  return JSON.parse(json) as SnapshotRequest;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await injectCollector(page, opts.bundlePath);
+      const json = await page.evaluate((o) => {
+        const s = (globalThis as unknown as { sightline: { collectJSON(o: unknown): Promise<string> } }).sightline;
+        return s.collectJSON(o);
+      }, opts.collector ?? {});
+      return JSON.parse(json) as SnapshotRequest;
+    } catch (err) {
+      // The page navigated under us (a redirect, a late form submit): collect the new document once.
+      if (attempt > 0 || !/context was destroyed|navigat/i.test(String(err))) throw err;
+      await page.waitForLoadState("domcontentloaded").catch(() => undefined);
+    }
+  }
 }
 
 /** Builds the request body from a capture and the caller's goal/limit/filter. */
@@ -72,7 +83,7 @@ export async function snapshot(page: Page, opts: PageSnapshotOptions = {}): Prom
   const mode: SnapshotMode = opts.mode ?? (client ? "api" : "local");
   const req = snapshotRequest(await collectPage(page, opts), opts);
   // The engine (and its ranking tables) loads only when a caller refines locally.
-  if (mode === "local") return (await import("./local.js")).refineLocally(req, opts.cap);
+  if (mode === "local") return (await import("./local.js")).refineLocally(req, opts.cap, opts.reranker);
   if (!client) throw new Error("Sightline snapshot: API mode needs a client or SIGHTLINE_API_KEY (or use mode: \"local\")");
   const res = await client.snapshot(req);
   return { ...res, mode: "api", request: req };
