@@ -189,10 +189,12 @@ function byImportance(a: Work, b: Work): number {
 
 export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): RefineResult {
   const top: readonly RawElement[] = Array.isArray(req.raw_elements) ? req.raw_elements : [];
-  const viewportDerived = !req.viewport;
-  const vp: Viewport = req.viewport
-    ? { width: req.viewport.width, height: req.viewport.height }
-    : deriveViewport(flattenElements(top));
+  // A sent viewport must be usable (the server validates it; local mode may not have).
+  const sent = req.viewport;
+  const usable = sent != null && typeof sent === "object" && sent.width > 0 && sent.height > 0 &&
+    Number.isFinite(sent.width) && Number.isFinite(sent.height);
+  const viewportDerived = !usable;
+  const vp: Viewport = usable ? { width: sent.width, height: sent.height } : deriveViewport(flattenElements(top));
 
   // Parent lookups only when the collector sends parent ids (tells an inherited cursor apart).
   let parents: Map<number, RawElement> | null = null;

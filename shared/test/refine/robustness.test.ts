@@ -38,7 +38,7 @@ describe("robustness", () => {
       }
       const req = {
         url: "https://x.test/",
-        viewport: r() < 0.3 ? undefined : { width: 1280, height: 800 },
+        viewport: r() < 0.3 ? undefined : r() < 0.1 ? pick() : r() < 0.1 ? { width: pick(), height: 800 } : { width: 1280, height: 800 },
         raw_elements: els,
         goal: r() < 0.3 ? "click the first link" : r() < 0.1 ? pick() : undefined,
         options: r() < 0.3 ? { limit: pick(), filter: r() < 0.5 ? pick() : { allowed_roles: pick(), allowed_tags: pick(), min_area: pick() } } : undefined,
