@@ -102,6 +102,24 @@ export function buildOpenApi(version: string): Json {
           },
         },
       },
+      "/v1/screenshots/{id}": {
+        get: {
+          operationId: "screenshot",
+          summary: "A screenshot from observe visual mode (the signed link in `screenshot.url`; valid 24 hours)",
+          description: "The link is the credential: no API key, the `expires` and `sig` query parameters are checked instead.",
+          security: [],
+          parameters: [
+            { name: "id", in: "path", required: true, schema: { type: "string" } },
+            { name: "expires", in: "query", required: true, schema: { type: "string" }, description: "Expiry, ms since the epoch" },
+            { name: "sig", in: "query", required: true, schema: { type: "string" }, description: "HMAC signature of id and expiry" },
+          ],
+          responses: {
+            "200": { description: "The image", content: { "image/png": {}, "image/jpeg": {} } },
+            "403": { description: "forbidden: altered or expired link", content: json(ref("ErrorBody")) },
+            "404": { description: "not_found: no longer stored", content: json(ref("ErrorBody")) },
+          },
+        },
+      },
       "/health": {
         get: {
           operationId: "health",

@@ -144,7 +144,7 @@ test("GET /openapi.json documents both endpoints from the contract schemas", asy
   expect(r.status).toBe(200);
   const doc = r.body as { openapi: string; paths: Record<string, Record<string, { responses: Record<string, unknown> }>>; components: { schemas: Record<string, { properties?: Record<string, unknown>; required?: string[] }>; securitySchemes: Record<string, unknown> } };
   expect(doc.openapi).toBe("3.1.0");
-  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/v1/snapshot", "/v1/observe", "/health"]));
+  expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(["/v1/snapshot", "/v1/observe", "/v1/screenshots/{id}", "/health"]));
   expect(Object.keys(doc.paths["/v1/snapshot"].post.responses)).toEqual(expect.arrayContaining(["200", "400", "401", "402", "403", "413", "429"]));
   expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: "http", scheme: "bearer" });
   const req = doc.components.schemas.SnapshotRequest;
