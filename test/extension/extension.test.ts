@@ -172,6 +172,10 @@ describe("extension: settings and API mode against the real server", () => {
     await page.setViewportSize({ width: 700, height: 700 });
     await poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(true);
     await page.screenshot({ path: `${docs}overlay.png` });
+    // A page script that removes the host does not get rid of the boxes.
+    await page.evaluate(() => document.querySelector("sightline-overlay")!.remove());
+    await poll(() => page.evaluate(() => document.querySelectorAll("sightline-overlay").length)).toBe(1);
+    await poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(true);
     await panel.uncheck("#overlay-toggle");
     await idle();
     await poll(async () => near(await leftEdgeColour("#buy", 0.5), DEFAULT_COLOR)).toBe(false);
