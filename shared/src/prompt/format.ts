@@ -65,6 +65,12 @@ function states(el: RefinedElement): string[] {
 export interface LineOptions {
   /** Append the link target for links (costs ~5-15 tokens per link). Default false. */
   includeHref?: boolean;
+  /**
+   * Also write the nearby static text of labelled elements (e.g. the "Duration: 2h 23m" beside a
+   * "Book" button): context an LLM may need to choose, at ~5-10 tokens per element. Default
+   * false (unlabelled elements always get it).
+   */
+  includeNearby?: boolean;
 }
 
 /** Formats one element. */
@@ -73,7 +79,11 @@ export function formatElement(el: RefinedElement, opts: LineOptions = {}): strin
   const { label, extra } = labelOf(el);
   if (label) parts.push(quote(label));
   if (extra) parts.push(`text ${quote(extra)}`);
-  if (!label && clean(el.nearby_text)) parts.push(`near ${quote(cut(clean(el.nearby_text), MAX_LABEL_CHARS / 2))}`);
+  const near = clean(el.nearby_text);
+  if (label && opts.includeNearby && near && !label.toLowerCase().includes(near.toLowerCase())) {
+    parts.push(`near ${quote(cut(near, MAX_LABEL_CHARS / 2))}`);
+  }
+  if (!label && near) parts.push(`near ${quote(cut(clean(el.nearby_text), MAX_LABEL_CHARS / 2))}`);
   const toggle = el.role === "checkbox" || el.role === "radio" || el.role === "switch";
   if (el.value_redacted) parts.push("value=<redacted>");
   // A checkbox's value ("on") is what it submits, not its state: the state words say that.

@@ -17,6 +17,13 @@ describe("formatElement", () => {
     );
     expect(formatElement(element(5, { role: "checkbox", name: "Remember me", text: "", checked: false, disabled: true }))).toMatch(/disabled unchecked$/);
   });
+  it("writes nearby text for labelled elements only when asked", () => {
+    const el = element(1, { name: "Book for $145", text: "", nearby_text: "Duration: 2h 23m" });
+    expect(formatElement(el)).toBe('[1] button "Book for $145" @(60,20)');
+    expect(formatElement(el, { includeNearby: true })).toBe('[1] button "Book for $145" near "Duration: 2h 23m" @(60,20)');
+    expect(formatElement(element(2, { role: "textbox", name: null, text: "", nearby_text: "Email" }))).toContain('textbox near "Email"');
+  });
+
   it("keeps visible text that the name does not already say, cut to length", () => {
     const line = formatElement(element(1, { name: "Close dialog", text: "×" }));
     expect(line).toContain('"Close dialog" text "×"');
