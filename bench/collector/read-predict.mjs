@@ -97,7 +97,7 @@ async function one(id) {
     await page.addScriptTag({ content: bundle });
     const readOptions = { ...JSON.parse(opt["read-options"] ?? "{}"), format: opt.format };
     const r = await page.evaluate((o) => globalThis.sightline.read(o), readOptions);
-    predictions[id] = { text: r.content, title: r.title, description: r.description };
+    predictions[id] = { text: r.content, title: r.title, description: r.description, extractor: r.extractor, stats: r.stats };
   } catch (e) {
     failures.push({ id, error: String(e).slice(0, 200) });
     predictions[id] = { text: "", title: "", description: "" };

@@ -112,7 +112,9 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   if (display === "none") return; // nothing under it can be seen
   const scan = scanAttributes(el);
   let kind = kindOf(el, tag, scan, ctx.allRoles);
-  const pointer = cs.cursor === "pointer";
+  const cursor = cs.cursor;
+  const pointer = cursor === "pointer";
+  const pos = cs.position;
   let hoverPointer = false;
   if (kind === Kind.None || kind === Kind.Structural) {
     if (pointer && !inh.parentPointer && tag !== "body" && tag !== "html") kind = Kind.Interactive;
@@ -137,9 +139,8 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   if (kind !== Kind.None && isVisible(el, cs)) {
     box = el.getBoundingClientRect();
     rawArea = box.width * box.height;
-    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, box, hoverPointer, ctx, f, inh);
+    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, { cursor: hoverPointer ? "pointer" : cursor, position: pos }, box, hoverPointer, ctx, f, inh);
   }
-  const pos = cs.position;
   if (f.depth === 0 && pos !== "static" && (pos !== "relative" || cs.zIndex !== "auto")) {
     // Only positioned boxes paint over content that comes before them; elements no such box
     // overlaps need no hit test (hit tests cost O(page) each in Chromium).
@@ -185,8 +186,15 @@ function isVisible(el: Element, cs: CSSStyleDeclaration): boolean {
  * Styles of 2.7. Colours and fonts (for visual cues) are read for elements within about two
  * screens of the viewport only: far below the fold they cost more than they tell.
  */
-function stylesOf(cs: CSSStyleDeclaration, hoverPointer: boolean, near: boolean): RawElement["styles"] {
-  const base = { z_index: cs.zIndex, cursor: hoverPointer ? "pointer" : cs.cursor, position: cs.position };
+/** Style values the walk already read for the element (each computed-style read costs µs). */
+interface ReadStyles {
+  cursor: string;
+  position: string;
+}
+
+function stylesOf(cs: CSSStyleDeclaration, read: ReadStyles, near: boolean): RawElement["styles"] {
+  // z-index only applies to positioned boxes (and flex/grid items, rare for controls).
+  const base = { z_index: read.position === "static" ? "auto" : cs.zIndex, cursor: read.cursor, position: read.position };
   if (!near) return base;
   return {
     ...base,
@@ -204,6 +212,7 @@ function emit(
   kind: Kind,
   scan: AttrScan,
   cs: CSSStyleDeclaration,
+  read: ReadStyles,
   r: DOMRect,
   hoverPointer: boolean,
   ctx: Ctx,
@@ -285,7 +294,7 @@ function emit(
   if (cls) attrs.class_name = clip(cls.trim(), 100);
   // Sightline additions, only when they carry something.
   if (scan.handler) attrs.has_click_handler = "true";
-  if (kind === Kind.Interactive && (cs.cursor === "pointer" || hoverPointer)) attrs.is_clickable = "true";
+  if (kind === Kind.Interactive && read.cursor === "pointer") attrs.is_clickable = "true";
   if (hoverPointer) attrs.cursor_on_hover = "pointer";
   if (scan.tabindex !== null) attrs.tabindex = String(scan.tabindex);
   if (scan.editable) attrs.contenteditable = "true";
@@ -302,7 +311,7 @@ function emit(
     id,
     tag,
     rect: { x: r1(x), y: r1(y), width: r1(w), height: r1(h) },
-    styles: stylesOf(cs, hoverPointer, y + h > -ctx.vh && y < 3 * ctx.vh),
+    styles: stylesOf(cs, read, y + h > -ctx.vh && y < 3 * ctx.vh),
     attributes: attrs,
     text,
     in_viewport: inViewport,
