@@ -78,7 +78,9 @@ export function describeFailure(err: unknown, baseUrl: string): { message: strin
       return { message: `rate limited (429) after ${err.attempts} attempt${err.attempts === 1 ? "" : "s"}.${wait}`, exitCode: EXIT.rateLimited };
     }
     if (s >= 500) return { message: `the server failed (${s}${detail}).`, exitCode: EXIT.server };
-    return { message: `the server rejected the request (${s}${detail}).`, exitCode: EXIT.rejected };
+    // The body's `message` explains (e.g. why a URL is refused); the client put it in err.message.
+    const why = err.message.replace(/^Sightline: HTTP \d+: /, "");
+    return { message: `the server rejected the request (${s}${detail})${why && why !== err.error ? `: ${why}` : ""}.`, exitCode: EXIT.rejected };
   }
   const msg = err instanceof Error ? err.message : String(err);
   return { message: msg, exitCode: EXIT.internal };
