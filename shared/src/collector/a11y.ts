@@ -78,7 +78,24 @@ export interface NameContext extends NameCtx {
   lib: StyleOf;
 }
 
+/** Elements whose host language names them (label, alt, legend, caption, figcaption, …). */
+const NATIVELY_NAMED = new Set([
+  "input", "select", "textarea", "button", "img", "area", "fieldset", "figure", "table", "svg", "iframe",
+  "output", "meter", "progress", "details", "summary", "optgroup", "option", "a", "object", "embed", "math",
+]);
+
+/**
+ * Roles that take no name from content (lists, landmarks, list items, …) and elements with
+ * no naming attribute and no native naming: accname gives "", without running the algorithm.
+ */
+function certainlyUnnamed(el: Element, role: string): boolean {
+  if (NAME_FROM_CONTENT.has(role) || role === "article" || role === "dialog" || role === "alertdialog") return false;
+  if (NATIVELY_NAMED.has(el.localName)) return false;
+  return !(el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-labeledby") || el.hasAttribute("title"));
+}
+
 export function nameOf(el: Element, role: string, ctx: NameContext): string {
+  if (certainlyUnnamed(el, role)) return "";
   const fast = textOnlyName(el, role, ctx.generated);
   if (fast !== null) return fast;
   let base = "";
