@@ -57,13 +57,13 @@ const str = (v: unknown): string => (typeof v === "string" ? v : typeof v === "n
 
 interface Fields {
   primaryText: string; // squashed text/name
-  primaryToks: Set<string>;
-  primaryStems: Set<string>;
+  primaryToks: string[];
+  primaryStems: string[];
   nearby: string;
-  nearbyToks: Set<string>;
-  nearbyStems: Set<string>;
-  attrToks: Set<string>;
-  attrStems: Set<string>;
+  nearbyToks: string[];
+  nearbyStems: string[];
+  attrToks: string[];
+  attrStems: string[];
   idRaw: string;
   ownWords: string[];
 }
@@ -84,13 +84,14 @@ function fieldsOf(c: Candidate): Fields {
   const attrList = [...tokens(e.href ?? str(a.href)), ...tokens(str(a.name)), ...tokens(idRaw)];
   return {
     primaryText,
-    primaryToks: new Set(primaryList),
-    primaryStems: new Set(primaryList.map(stem)),
+    // Arrays, not Sets: a handful of tokens per field, and building Sets was the main cost.
+    primaryToks: primaryList,
+    primaryStems: primaryList.map(stem),
     nearby,
-    nearbyToks: new Set(nearbyList),
-    nearbyStems: new Set(nearbyList.map(stem)),
-    attrToks: new Set(attrList),
-    attrStems: new Set(attrList.map(stem)),
+    nearbyToks: nearbyList,
+    nearbyStems: nearbyList.map(stem),
+    attrToks: attrList,
+    attrStems: attrList.map(stem),
     idRaw: idRaw.replace(/\s+/g, "").toLowerCase(),
     ownWords,
   };
@@ -205,7 +206,7 @@ export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Arra
     const f = fields[i];
     const r = rows[i];
     for (const q of intent.quoted) {
-      if (f.primaryText === q || (f.primaryToks.size > 0 && squash(cands[i].raw.attributes?.aria_label as string) === q)) r[idx.quoted_exact] = 1;
+      if (f.primaryText === q || (f.primaryToks.length > 0 && squash(cands[i].raw.attributes?.aria_label as string) === q)) r[idx.quoted_exact] = 1;
       else if (containsWords(f.primaryText, q)) r[idx.quoted_contains] = Math.max(r[idx.quoted_contains], 1);
       else if (containsWords(f.nearby, q)) r[idx.quoted_nearby] = 1;
       if ((r[idx.quoted_exact] || r[idx.quoted_contains]) && (e.visual_cues?.is_clickable || isEntry(e))) quoteFound = true;
@@ -216,23 +217,23 @@ export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Arra
     }
     if (intent.labelWords.length) {
       let hit = 0;
-      for (const w of intent.labelWords) if (f.primaryToks.has(w) || f.nearbyToks.has(w)) hit++;
+      for (const w of intent.labelWords) if (f.primaryToks.includes(w) || f.nearbyToks.includes(w)) hit++;
       r[idx.label_word] = hit / intent.labelWords.length;
     }
     if (nWords > 0) {
       let ex = 0, st = 0, sy = 0, nb = 0, at = 0;
       for (const w of intent.words) {
         let inPrimary = true;
-        if (f.primaryToks.has(w.word)) ex++;
-        else if (f.primaryStems.has(w.stem)) st++;
-        else if (w.syn.some((s) => f.primaryStems.has(s))) sy++;
+        if (f.primaryToks.includes(w.word)) ex++;
+        else if (f.primaryStems.includes(w.stem)) st++;
+        else if (w.syn.some((s) => f.primaryStems.includes(s))) sy++;
         else inPrimary = false;
-        if (f.nearbyToks.has(w.word) || f.nearbyStems.has(w.stem)) nb++;
-        else if (w.syn.some((s) => f.nearbyStems.has(s))) nb += 0.5;
+        if (f.nearbyToks.includes(w.word) || f.nearbyStems.includes(w.stem)) nb++;
+        else if (w.syn.some((s) => f.nearbyStems.includes(s))) nb += 0.5;
         // Attributes (href, name, id) only count for words the visible text does not already carry.
         if (inPrimary) continue;
-        if (f.attrToks.has(w.word) || f.attrStems.has(w.stem)) at++;
-        else if (w.syn.some((s) => f.attrStems.has(s))) at += 0.5;
+        if (f.attrToks.includes(w.word) || f.attrStems.includes(w.stem)) at++;
+        else if (w.syn.some((s) => f.attrStems.includes(s))) at += 0.5;
       }
       r[idx.cov_exact] = ex / nWords;
       r[idx.cov_stem] = st / nWords;
@@ -246,7 +247,7 @@ export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Arra
       }
     }
     for (const num of intent.numbers) {
-      if (f.primaryToks.has(num) || f.primaryText === num || containsWords(f.primaryText, num)) r[idx.number_match] = 1;
+      if (f.primaryToks.includes(num) || f.primaryText === num || containsWords(f.primaryText, num)) r[idx.number_match] = 1;
       else if (containsWords(f.nearby, num) && r[idx.number_match] < 0.5) r[idx.number_match] = 0.5;
     }
     if (intent.tuples.length) {

@@ -6,6 +6,8 @@ import dictionary from "synonyms/dictionary.js";
 
 /** NFKC, lower case, curly quotes straightened. */
 export function normalize(s: string): string {
+  // NFKC and the quote mapping leave ASCII unchanged.
+  if (/^[\x00-\x7f]*$/.test(s)) return s.toLowerCase();
   return s.normalize("NFKC").toLowerCase().replace(/[\u2018\u2019]/g, "'").replace(/[\u201c\u201d]/g, '"');
 }
 
