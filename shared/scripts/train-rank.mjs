@@ -28,8 +28,8 @@ const cacheDir = path.join(os.tmpdir(), "sightline-rank");
 const dataFiles = (opt("data", null)?.split(",") ?? (fs.existsSync(cacheDir) ? fs.readdirSync(cacheDir).filter((f) => f.endsWith(".jsonl")).map((f) => path.join(cacheDir, f)) : [])).filter(Boolean);
 const outFile = path.resolve(opt("out", path.join(here, "..", "src", "rank", "model.json")));
 const doEval = !args.includes("--no-eval");
-const LAMBDA = Number(opt("lambda", "0.1"));
-const ITERS = Number(opt("iters", "150"));
+const LAMBDA = Number(opt("lambda", "0.05"));
+const ITERS = Number(opt("iters", "120"));
 const F = ALL_FEATURES.length;
 const H = ALL_FEATURES.indexOf("heuristic_score");
 
