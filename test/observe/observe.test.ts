@@ -58,15 +58,47 @@ describe("read mode", () => {
   });
 });
 
+describe("read mode: JavaScript off first, on only when needed", () => {
+  it("returns the article the server sent even though the page's script replaces it", async () => {
+    const { json } = await observe(sl, key, { url: site.url("/script-replaces.html"), format: "text" });
+    expect(json).toMatchObject({ status: "success", title: "Salt marshes" });
+    expect(json.content).toContain("Cordgrass roots hold that mud");
+    expect(json.content).toContain("soften storm waves");
+    expect(json.content).not.toContain("Subscribe to keep reading");
+  });
+
+  it("renders an app shell again with JavaScript and returns the content its script builds", async () => {
+    const before = await sl.credits(key);
+    const { json } = await observe(sl, key, { url: site.url("/app-shell.html"), format: "text" });
+    expect(json).toMatchObject({ status: "success", title: "Field notes", credits_used: 1 });
+    expect(json.content).toContain("Sea otters keep the forests standing");
+    expect(json.content).not.toContain("enable JavaScript");
+    expect(await sl.credits(key)).toBe(before - 1);
+  });
+
+  it("cuts at a small contentLimit without mistaking the cut reading for an app shell", async () => {
+    const { json } = await observe(sl, key, { url: site.url("/script-replaces.html"), format: "text", options: { contentLimit: 30 } });
+    expect(json.content.length).toBe(30);
+    expect(json.content.startsWith("Salt marshes")).toBe(true);
+  });
+});
+
 describe("navigation", () => {
   it("follows a same-origin script redirect", async () => {
     const moved = await observe(sl, key, { url: site.url("/js-redirect.html") });
     expect(moved.json).toMatchObject({ status: "success", title: "How lighthouses work" });
   });
 
-  it("answers Invalid URL, uncharged, rather than reading Chromium's error page when the page bounces itself to nowhere", async () => {
+  it("reads what the server sent when the page's script bounces itself to nowhere (JavaScript off first)", async () => {
+    const { status, json } = await observe(sl, key, { url: site.url("/bounce.html"), format: "text" });
+    expect(status).toBe(200);
+    expect(json).toMatchObject({ status: "success", title: "Tide tables" });
+    expect(json.content).toContain("High tide at the harbour mouth");
+  });
+
+  it("answers Invalid URL, uncharged, rather than mapping Chromium's error page when the page bounces itself to nowhere", async () => {
     const before = await sl.credits(key);
-    const bounce = await observe(sl, key, { url: site.url("/bounce.html") });
+    const bounce = await observe(sl, key, { url: site.url("/bounce.html"), mode: "map" });
     expect(bounce.status).toBe(400);
     expect(bounce.json).toMatchObject({ status: "error", error: "Invalid URL" });
     expect(bounce.json.message).toMatch(/navigated itself/);

@@ -77,7 +77,13 @@ export async function waitForDomQuiet(page: Page, quietMs: number, budgetMs: num
  * Navigates and waits as the engine says. `deadline` is the epoch ms by which the whole request
  * must be done; settle waits are trimmed to leave room for collecting. Navigation errors throw.
  */
-export async function navigate(page: Page, url: string, engine: EngineSpec, deadline: number): Promise<Response | null> {
+export async function navigate(
+  page: Page,
+  url: string,
+  engine: EngineSpec,
+  deadline: number,
+  opts: { javaScript?: boolean } = {},
+): Promise<Response | null> {
   const left = () => Math.max(0, deadline - Date.now() - RESERVE_MS);
   const response = await page.goto(url, { waitUntil: "domcontentloaded", timeout: Math.max(1000, deadline - Date.now() + 2000) });
   // (+2 s: the pool's own deadline fires first and reports a timeout, not a navigation error)
@@ -89,6 +95,8 @@ export async function navigate(page: Page, url: string, engine: EngineSpec, dead
       .waitForLoadState("networkidle", { timeout: Math.max(1, Math.min(engine.networkIdleBudgetMs, left())) })
       .catch(() => {});
   }
+  // Without page scripts nothing mutates the DOM, and in-page timers would never fire.
+  if (opts.javaScript === false) return response;
   await waitForDomQuiet(page, engine.quietMs, Math.min(engine.quietBudgetMs, left())).catch(() => 0);
   return response;
 }

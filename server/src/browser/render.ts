@@ -12,6 +12,8 @@ export interface RenderRequest {
   timeoutMs: number;
   /** DNS for the egress proxy (tests); the system resolver otherwise. */
   lookup?: Lookup;
+  /** false: the page's own scripts never run (read mode's first pass); default true. */
+  javaScript?: boolean;
 }
 
 export interface RenderedPage {
@@ -78,7 +80,10 @@ export async function renderUrl<T>(
   const engine = ENGINES[req.engine];
   const proxy = await startEgressProxy(req.policy, { lookup: req.lookup });
   try {
-    const options = contextOptions({ proxy: { server: proxy.server } });
+    const scripts = req.javaScript !== false;
+    // With JavaScript off, page.evaluate still runs (CDP), so the collector works; only the
+    // page's own scripts (and timers) are stopped.
+    const options = contextOptions({ proxy: { server: proxy.server }, ...(scripts ? {} : { javaScriptEnabled: false }) });
     return await pool.withContext(
       options,
       async (context, deadline) => {
@@ -93,7 +98,7 @@ export async function renderUrl<T>(
         });
         let response: Response | null = null;
         try {
-          response = await navigate(page, req.url, engine, deadline);
+          response = await navigate(page, req.url, engine, deadline, { javaScript: scripts });
         } catch (err) {
           const refusal = mainFrameRefusal(proxy, req.url, navHosts, null);
           if (refusal) throw refusal;

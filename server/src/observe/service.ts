@@ -9,13 +9,14 @@ import {
 } from "@sightline/shared/contract";
 import type { refineSnapshot } from "@sightline/shared/refine";
 import type { Page } from "playwright-core";
-import { renderUrl, type BrowserPool } from "../browser/index.js";
-import type { HostPolicy, Lookup } from "../net/index.js";
+import { renderUrl, type BrowserPool, type EngineName } from "../browser/index.js";
+import { EgressRefusal, type HostPolicy, type Lookup } from "../net/index.js";
 import type { ScreenshotService } from "../storage/index.js";
 import { withCapturedHtml } from "./capture.js";
 import { collectSnapshot } from "./collector.js";
 import { mapElements } from "./modes/map.js";
-import { clip, contentLimitOf, readPage } from "./modes/read.js";
+import { clip, clipReading, contentLimitOf, needsScripts, readPage, readPageUnclipped, readingChars } from "./modes/read.js";
+import type { ReadContent } from "./collector.js";
 import { decodeCapturedShot, screenshotPage, type Shot } from "./modes/visual.js";
 import type { ObservePlan } from "./plan.js";
 
@@ -39,6 +40,7 @@ const badCapture = (detail: string) => new ContractError("bad_request", ERROR_NA
 export async function runObserve(deps: ObserveDeps, req: ObserveRequest, plan: ObservePlan, baseUrl: string): Promise<ObserveOutput> {
   const head = { url: req.url, engine: plan.engine };
   if (plan.engine === "capture") return { ...head, ...(await fromCapture(deps, req, plan, baseUrl)) };
+  if (plan.mode === "read") return { ...head, ...(await readUrl(deps, req, plan.engine)) };
 
   return renderUrl(deps.pool, { url: req.url, engine: plan.engine, policy: deps.policy, timeoutMs: deps.renderTimeoutMs, lookup: deps.lookup }, async ({ page, deadline }) => {
     switch (plan.mode) {
@@ -53,6 +55,28 @@ export async function runObserve(deps: ObserveDeps, req: ObserveRequest, plan: O
       }
     }
   });
+}
+
+/** Least time the JavaScript pass gets, even when the first pass used up most of the budget. */
+const MIN_SCRIPT_PASS_MS = 5_000;
+
+/** Read mode on a URL: JavaScript off first, on only when needed (modes/read.ts, needsScripts). */
+async function readUrl(deps: ObserveDeps, req: ObserveRequest, engine: EngineName): Promise<ReadContent> {
+  const started = Date.now();
+  const render = (javaScript: boolean, timeoutMs: number) =>
+    renderUrl(deps.pool, { url: req.url, engine, policy: deps.policy, timeoutMs, lookup: deps.lookup, javaScript }, ({ page }) => readPageUnclipped(page, req));
+  const plain = await render(false, deps.renderTimeoutMs);
+  if (!needsScripts(plain)) return clipReading(plain, req);
+  let scripted: ReadContent;
+  try {
+    scripted = await render(true, Math.max(MIN_SCRIPT_PASS_MS, deps.renderTimeoutMs - (Date.now() - started)));
+  } catch (err) {
+    // The scripted pass failed (a script bounced the page to nowhere, a timeout): what the
+    // server sent is still an answer, unless it held nothing at all.
+    if (readingChars(plain) > 0 && !(err instanceof EgressRefusal)) return clipReading(plain, req);
+    throw err;
+  }
+  return clipReading(readingChars(scripted) > readingChars(plain) ? scripted : plain, req);
 }
 
 async function mapPage(deps: ObserveDeps, page: Page, req: ObserveRequest, attributes: boolean) {
