@@ -25,7 +25,11 @@ export function startChild(dataDir: string, env: Record<string, string> = {}): P
   });
   let out = "";
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${out}`)), 90_000);
+    // A server that never became ready must not outlive the test.
+    const timer = setTimeout(() => {
+      proc.kill("SIGKILL");
+      reject(new Error(`server did not start:\n${out}`));
+    }, 90_000);
     const onData = (d: Buffer) => {
       out += d.toString();
       const origin = /listening on (http:\/\/[\d.:]+)/.exec(out)?.[1];
