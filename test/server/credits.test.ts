@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
-import { call, expectError, page, REFINE_READY } from "./http.js";
+import { call, expectError, page } from "./http.js";
 import { admin, BUILT, exited, startChild } from "./process.js";
 
 const dirs: string[] = [];
@@ -19,7 +19,7 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-describe.skipIf(!REFINE_READY)("200 concurrent requests from several keys (skipped until refine lands)", () => {
+describe("200 concurrent requests from several keys", () => {
   let sl: Sightline;
   beforeAll(async () => {
     sl = await startSightline();
@@ -53,7 +53,7 @@ describe.skipIf(!REFINE_READY)("200 concurrent requests from several keys (skipp
   });
 });
 
-test.skipIf(!REFINE_READY)("a restart with the same data dir keeps balances and keys", async () => {
+test("a restart with the same data dir keeps balances and keys", async () => {
   const dataDir = await tempDir();
   const first = await startSightline({ dataDir });
   const key = await first.createKey(5);
@@ -107,8 +107,8 @@ describe.skipIf(!BUILT)("child processes (built server)", { timeout: 180_000 }, 
     try {
       expect(again.devKey).toBe(child.devKey);
       const r = await call(again.origin, "/v1/snapshot", { key: again.devKey, body: page(3) });
-      if (REFINE_READY) expect(r.body.credits_remaining).toBe(left - 1);
-      expect((await admin(dataDir, "credits", again.devKey)).at(-1)).toBe(String(REFINE_READY ? left - 1 : left));
+      expect(r.body.credits_remaining).toBe(left - 1);
+      expect((await admin(dataDir, "credits", again.devKey)).at(-1)).toBe(String(left - 1));
     } finally {
       again.proc.kill("SIGTERM");
       await exited(again.proc);
@@ -117,7 +117,7 @@ describe.skipIf(!BUILT)("child processes (built server)", { timeout: 180_000 }, 
     expect(again.proc.exitCode, `${again.proc.signalCode} ${again.output()}`).toBe(0);
   });
 
-  test.skipIf(!REFINE_READY)("admin CLI while the server runs: both sides' changes are kept", async () => {
+  test("admin CLI while the server runs: both sides' changes are kept", async () => {
     const dataDir = await tempDir();
     const sl = await startSightline({ dataDir });
     try {

@@ -2,7 +2,7 @@
 // charges a credit.
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
-import { call, expectError, page, REFINE_READY } from "./http.js";
+import { call, expectError, page } from "./http.js";
 
 let sl: Sightline;
 beforeAll(async () => {
@@ -29,7 +29,7 @@ describe("authentication (spec 5)", () => {
   });
 });
 
-describe.skipIf(!REFINE_READY)("credits (skipped until refine lands)", () => {
+describe("credits", () => {
   test("no credits left → 402 with credits_remaining 0", async () => {
     const key = await sl.createKey(1);
     expect((await snap(key, page(2))).status).toBe(200);
@@ -72,7 +72,7 @@ describe("bad requests → 400 with error_code bad_request and no charge", () =>
   test("none of them charged", async () => {
     expect(await sl.credits(key)).toBe(100);
   });
-  test.skipIf(!REFINE_READY)("a form-encoded body is still read as JSON (curl -d without a Content-Type)", async () => {
+  test("a form-encoded body is still read as JSON (curl -d without a Content-Type)", async () => {
     const r = await snap(key, JSON.stringify(page(1)), { "content-type": "application/x-www-form-urlencoded" });
     expect(r.status).toBe(200);
   });
@@ -86,7 +86,7 @@ test("body over the limit → 413 with the balance, no charge", async () => {
   expect(await sl.credits(key)).toBe(5);
 });
 
-test.skipIf(!REFINE_READY)("rate limit → 429 `Rate limit exceeded` with Retry-After, per key, no charge", async () => {
+test("rate limit → 429 `Rate limit exceeded` with Retry-After, per key, no charge", async () => {
   const limited = await startSightline({ config: { rateLimitPerMinute: 3 } });
   try {
     const [a, b] = [await limited.createKey(10), await limited.createKey(10)];

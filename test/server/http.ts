@@ -39,16 +39,3 @@ export function page(n: number, extra: Partial<SnapshotRequest> = {}): SnapshotR
   return { url: "https://shop.example/", viewport: { width: 1280, height: 800 }, raw_elements: Array.from({ length: n }, (_, i) => el(i + 1)), ...extra };
 }
 
-/**
- * Whether the refinement engine is in place (it was built in parallel and started as a stub
- * that throws). Tests that need a 200 from /v1/snapshot skip, saying why, until it is.
- */
-export const REFINE_READY: boolean = await (async () => {
-  const { refineSnapshot } = await import("@sightline/shared/refine");
-  try {
-    refineSnapshot({ url: "https://a.example/", raw_elements: [] });
-    return true;
-  } catch {
-    return false;
-  }
-})();

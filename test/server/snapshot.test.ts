@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { SnapshotResponseSchema, type SnapshotResponse } from "@sightline/shared/contract";
 import { refineSnapshot } from "@sightline/shared/refine";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
-import { call, el, expectError, page, REFINE_READY } from "./http.js";
+import { call, el, expectError, page } from "./http.js";
 
 let sl: Sightline;
 let key: string;
@@ -19,7 +19,7 @@ async function snapshot(body: unknown, k = key): Promise<SnapshotResponse> {
   return SnapshotResponseSchema.parse(r.body);
 }
 
-describe.skipIf(!REFINE_READY)("spec 4.2 (skipped until refine lands)", () => {
+describe("spec 4.2", () => {
   test("rule 1: a success costs exactly 1 credit and says so", async () => {
     const k = await sl.createKey(10);
     const a = await snapshot(page(3), k);
