@@ -1,19 +1,11 @@
 // How tests launch Debian's Chromium with playwright-core (it cannot download its own browser).
 import { chromium, type Browser, type LaunchOptions } from "playwright-core";
+import { CHROMIUM_BASE_ARGS } from "../../server/src/browser/pool.js";
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || "/usr/bin/chromium";
 
-/** Flags that keep Chromium off the (closed) network and quiet on a 2-core CI machine. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-dev-shm-usage",
-];
+/** The server pool's base flags: keep Chromium off the (closed) network and quiet on 2 cores. */
+export const CHROMIUM_ARGS: string[] = [...CHROMIUM_BASE_ARGS];
 
 export function launchOptions(extra: LaunchOptions = {}): LaunchOptions {
   return { executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS, ...extra };

@@ -7,8 +7,9 @@ import { chromium, type Browser, type BrowserContext, type BrowserContextOptions
 import { BrowserCrashedError, PoolClosedError, RenderTimeoutError } from "./errors.js";
 import { Slots } from "./slots.js";
 
-/** Flags that keep Chromium quiet on a small machine and off every network path but the proxy. */
-export const CHROMIUM_ARGS = [
+/** Flags that keep Chromium quiet on a small machine and off the network on its own account
+ * (background updates, sync, QUIC). Tests launch Chromium with these too. */
+export const CHROMIUM_BASE_ARGS: readonly string[] = [
   "--no-sandbox",
   "--disable-gpu",
   "--disable-quic",
@@ -17,6 +18,11 @@ export const CHROMIUM_ARGS = [
   "--disable-component-update",
   "--disable-sync",
   "--disable-dev-shm-usage",
+];
+
+/** The rendering pool's flags: the base set, no extensions, and no network path but the proxy. */
+export const CHROMIUM_ARGS = [
+  ...CHROMIUM_BASE_ARGS,
   "--disable-extensions",
   "--mute-audio",
   // WebRTC's UDP would bypass the egress proxy (and its host policy).
