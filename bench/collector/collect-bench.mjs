@@ -7,11 +7,10 @@
 //   node bench/collector/collect-bench.mjs [--runs 7] [URL_OR_FIXTURE ...]
 //
 // Build the bundle first: pnpm --filter @sightline/shared run build
-import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium, serveDir } from "./serve.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const args = process.argv.slice(2);
@@ -25,25 +24,11 @@ if (!targets.length) targets.push("collector/big.html", "collector/form.html");
 
 const bundle = readFileSync(`${root}shared/dist/collector.js`, "utf8");
 const fixtures = `${root}test/fixtures/pages`;
-const server = createServer((req, res) => {
-  const file = normalize(join(fixtures, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)));
-  if (!file.startsWith(fixtures)) return res.writeHead(403).end();
-  let body;
-  try {
-    body = readFileSync(file);
-  } catch {
-    return res.writeHead(404).end();
-  }
-  res.writeHead(200, { "content-type": extname(file) === ".html" ? "text/html; charset=utf-8" : "application/octet-stream" }).end(body);
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const server = await serveDir(fixtures);
+const origin = server.origin;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
-});
+const browser = await launchChromium();
 try {
   console.log(`| page | elements | raw elements | naive walk ms (in page) | collect ms (in page) | collectJSON round trip ms | collect / naive |`);
   console.log(`|---|---|---|---|---|---|---|`);

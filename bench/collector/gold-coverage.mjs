@@ -6,11 +6,10 @@
 //   node bench/collector/gold-coverage.mjs [--corpus DIR]... [--misses]
 //
 // Build the bundle first: pnpm --filter @sightline/shared run build
-import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium, serveDir } from "./serve.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const argv = process.argv.slice(2);
@@ -22,7 +21,7 @@ for (let i = 0; i < argv.length; i++) {
 }
 if (!corpora.length) corpora.push(join(root, "../shared/corpora/rank/miniwob-dev"), join(root, "../shared/corpora/rank/flight-aa"));
 const bundle = readFileSync(join(root, "shared/dist/collector.js"), "utf8");
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const browser = await launchChromium();
 
 const iou = (a, b) => {
   const x1 = Math.max(a.x, b.x);
@@ -45,18 +44,8 @@ try {
   console.log("| corpus | task | cases | gold collected |\n|---|---|---|---|");
   for (const dir of corpora) {
     const cases = readFileSync(join(dir, "cases.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
-    const server = createServer((req, res) => {
-      const file = normalize(join(dir, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)));
-      let body;
-      try {
-        body = readFileSync(file);
-      } catch {
-        return res.writeHead(404).end();
-      }
-      res.writeHead(200, { "content-type": extname(file) === ".html" ? "text/html; charset=utf-8" : "application/octet-stream" }).end(body);
-    });
-    await new Promise((r) => server.listen(0, "127.0.0.1", r));
-    const origin = `http://127.0.0.1:${server.address().port}`;
+    const server = await serveDir(dir);
+    const origin = server.origin;
     const perTask = new Map();
     const byFile = new Map();
     for (const c of cases) {

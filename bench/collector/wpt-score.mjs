@@ -8,11 +8,10 @@
 //   node bench/collector/wpt-score.mjs [--corpus DIR] [--files a,b] [--failures N] [--out FILE]
 //
 // Build the bundle first: pnpm --filter @sightline/shared run build
-import { chromium } from "playwright-core";
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
-import { createServer } from "node:http";
-import { extname, join, normalize } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { launchChromium, serveDir } from "./serve.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const opt = {};
@@ -29,23 +28,12 @@ const files = manifest.files.filter((f) => !filters || filters.some((s) => f.fil
 const bundle = readFileSync(join(root, "shared/dist/collector.js"), "utf8");
 const LOG_ONLY = new Set(["indeterminate", "SPEC_AMBIGUOUS_LOG_VALUE"]);
 
-const server = createServer((req, res) => {
-  const file = normalize(join(corpus, decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)));
-  let body;
-  try {
-    body = readFileSync(file);
-  } catch {
-    return res.writeHead(404).end();
-  }
-  const types = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml" };
-  res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" }).end(body);
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const origin = `http://127.0.0.1:${server.address().port}`;
+const server = await serveDir(corpus);
+const origin = server.origin;
 
 const normRole = (r) => (r === "img" ? "image" : (r ?? ""));
 const normName = (n) => (n ?? "").replace(/[\t\n\f\r ]+/g, " ").trim();
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const browser = await launchChromium();
 const totals = {};
 const failures = [];
 const add = (group, kind, pass) => {
