@@ -1,24 +1,20 @@
 // The 5,000-element generated page: everything collected (rows below the fold included),
 // one JSON string out of the page, occlusion only where boxes can overlap.
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../support/chromium.js";
-import { serveStatic, type StaticServer } from "../support/static-server.js";
-import { FIXTURES, collectIn, flatten } from "./support.js";
+import type { Page } from "playwright-core";
+import type { StaticServer } from "../support/static-server.js";
+import { openFixturePage, type FixturePage, collectIn, flatten } from "./support.js";
 
-let browser: Browser;
+let fixture: FixturePage;
 let server: StaticServer;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), serveStatic(FIXTURES)]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  fixture = await openFixturePage();
+  ({ server, page } = fixture);
   await page.goto(server.url("/collector/big.html"));
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => fixture?.close());
 
 it("collects every row of a 5,000-element page with its shadow rows, in view or not", async () => {
   const body = await collectIn(page);

@@ -1,24 +1,20 @@
 // collect() in real Chromium on fixture pages: candidates, roles and names, boxes, hidden
 // elements, occlusion, modal, privacy, stable ids, captcha, quiet_ms, SVG shapes.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../support/chromium.js";
-import { serveStatic, type StaticServer } from "../support/static-server.js";
+import type { Page } from "playwright-core";
+import type { StaticServer } from "../support/static-server.js";
 import { SnapshotRequestSchema } from "@sightline/shared/contract";
-import { FIXTURES, boxOf, byDomId, collectIn, flatten } from "./support.js";
+import { openFixturePage, type FixturePage, boxOf, byDomId, collectIn, flatten } from "./support.js";
 
-let browser: Browser;
+let fixture: FixturePage;
 let server: StaticServer;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), serveStatic(FIXTURES)]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  fixture = await openFixturePage();
+  ({ server, page } = fixture);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => fixture?.close());
 
 async function open(path: string) {
   await page.goto(server.url(path));

@@ -1,23 +1,19 @@
 // read(): article extraction with Readability (boilerplate out), Markdown and text formats,
 // title/description, and the main-content fallback on a product listing.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Browser, Page } from "playwright-core";
-import { launchChromium } from "../support/chromium.js";
-import { serveStatic, type StaticServer } from "../support/static-server.js";
-import { FIXTURES, readIn } from "./support.js";
+import type { Page } from "playwright-core";
+import type { StaticServer } from "../support/static-server.js";
+import { openFixturePage, type FixturePage, readIn } from "./support.js";
 
-let browser: Browser;
+let fixture: FixturePage;
 let server: StaticServer;
 let page: Page;
 
 beforeAll(async () => {
-  [browser, server] = await Promise.all([launchChromium(), serveStatic(FIXTURES)]);
-  page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  fixture = await openFixturePage();
+  ({ server, page } = fixture);
 });
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
+afterAll(() => fixture?.close());
 
 describe("read() on an article", () => {
   it("returns GitHub-flavoured Markdown of the article without navigation or footer", async () => {

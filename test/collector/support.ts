@@ -3,7 +3,9 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../support/chromium.js";
+import { serveStatic, type StaticServer } from "../support/static-server.js";
 import type { CollectResult, ReadResult } from "@sightline/shared/collector";
 import type { RawElement } from "@sightline/shared/contract";
 
@@ -62,4 +64,18 @@ export async function boxOf(page: Page, selector: string) {
   const r = await page.locator(selector).boundingBox();
   if (!r) throw new Error(`no box for ${selector}`);
   return r;
+}
+
+/** One Chromium and one fixture server per test file, with a 1280x900 page open. */
+export interface FixturePage {
+  browser: Browser;
+  server: StaticServer;
+  page: Page;
+  close(): Promise<void>;
+}
+
+export async function openFixturePage(): Promise<FixturePage> {
+  const [browser, server] = await Promise.all([launchChromium(), serveStatic(FIXTURES)]);
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  return { browser, server, page, close: async () => void (await Promise.all([browser.close(), server.close()])) };
 }
