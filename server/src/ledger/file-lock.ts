@@ -2,7 +2,12 @@
 // before read-modify-write, so neither overwrites the other's change. The lock is a file
 // created with O_EXCL holding "pid:token"; a holder killed with kill -9 leaves it behind,
 // so a lock whose process is gone (or that is older than STALE_MS) is broken and retaken.
-import { link, readFile, rename, stat, unlink, writeFile } from "node:fs/promises";
+//
+// The lock's own file operations are synchronous on purpose: each takes microseconds on a
+// local file, while the same calls through libuv's thread pool cost an event-loop turn each
+// (a dozen per ledger write) and made every charge wait milliseconds under load. Waiting for
+// a lock another process holds is asynchronous (a timer), so the server never stalls.
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { randomUUID } from "node:crypto";
 
 const STALE_MS = 30_000; // nobody holds the ledger lock this long: a read and a write take ms
@@ -10,6 +15,7 @@ const EMPTY_GRACE_MS = 2_000; // a lock file is empty only between create and wr
 const TIMEOUT_MS = 15_000;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const errno = (err: unknown) => (err as NodeJS.ErrnoException).code;
 
 function alive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false;
@@ -17,16 +23,16 @@ function alive(pid: number): boolean {
     process.kill(pid, 0);
     return true;
   } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    return errno(err) === "EPERM";
   }
 }
 
-async function readLock(path: string): Promise<{ content: string; ageMs: number } | null> {
+function readLock(path: string): { content: string; ageMs: number } | null {
   try {
-    const [content, st] = await Promise.all([readFile(path, "utf8"), stat(path)]);
-    return { content, ageMs: Date.now() - st.mtimeMs };
+    const content = readFileSync(path, "utf8");
+    return { content, ageMs: Date.now() - statSync(path).mtimeMs };
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (errno(err) === "ENOENT") return null;
     throw err;
   }
 }
@@ -42,33 +48,70 @@ function isStale(lock: { content: string; ageMs: number }): boolean {
  * the same stale lock only one succeeds; if what was moved turns out to be a fresh lock
  * (taken between our check and our move) it is linked back in place.
  */
-async function breakStale(path: string, seen: string): Promise<void> {
+function breakStale(path: string, seen: string): void {
   const aside = `${path}.${process.pid}.${randomUUID()}.stale`;
   try {
-    await rename(path, aside);
+    renameSync(path, aside);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    if (errno(err) === "ENOENT") return;
     throw err;
   }
-  const moved = await readFile(aside, "utf8").catch(() => seen);
-  if (moved !== seen) await link(aside, path).catch(() => undefined);
-  await unlink(aside).catch(() => undefined);
+  let moved = seen;
+  try {
+    moved = readFileSync(aside, "utf8");
+  } catch {
+    // keep `seen`
+  }
+  if (moved !== seen) {
+    try {
+      linkSync(aside, path);
+    } catch {
+      // someone else holds it now: theirs wins
+    }
+  }
+  try {
+    unlinkSync(aside);
+  } catch {
+    // already gone
+  }
 }
 
-/** Runs `fn` while holding the lock file `path` (created next to the file it protects). */
-export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promise<T> {
+/** Creates the lock file; false when another holder has it. */
+function tryTake(path: string, token: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(path, "wx", 0o600);
+  } catch (err) {
+    if (errno(err) === "EEXIST") return false;
+    throw err;
+  }
+  try {
+    writeSync(fd, token);
+  } finally {
+    closeSync(fd);
+  }
+  return true;
+}
+
+function release(path: string, token: string): void {
+  try {
+    if (readFileSync(path, "utf8") === token) unlinkSync(path);
+  } catch {
+    // gone already (broken as stale): nothing to release
+  }
+}
+
+/**
+ * Runs `fn` while holding the lock file `path` (created next to the file it protects).
+ * When the lock is free, `fn` starts synchronously, before this returns.
+ */
+export async function withFileLock<T>(path: string, fn: () => T | Promise<T>): Promise<T> {
   const token = `${process.pid}:${randomUUID()}`;
   const deadline = Date.now() + TIMEOUT_MS;
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await writeFile(path, token, { flag: "wx", mode: 0o600 });
-      break;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    const lock = await readLock(path);
+  for (let attempt = 0; !tryTake(path, token); attempt++) {
+    const lock = readLock(path);
     if (lock && isStale(lock)) {
-      await breakStale(path, lock.content);
+      breakStale(path, lock.content);
       continue;
     }
     if (Date.now() > deadline) throw new Error(`timed out waiting for the lock ${path}`);
@@ -77,7 +120,6 @@ export async function withFileLock<T>(path: string, fn: () => Promise<T>): Promi
   try {
     return await fn();
   } finally {
-    const current = await readFile(path, "utf8").catch(() => null);
-    if (current === token) await unlink(path).catch(() => undefined);
+    release(path, token);
   }
 }

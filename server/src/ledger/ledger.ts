@@ -1,7 +1,7 @@
 // The credit ledger: accounts (hashed API keys, active flag, credits) in one lowdb JSON file.
 //
 // Safety rules, and how they hold:
-// - Writes are atomic: lowdb's steno writer writes a temp file and renames it over the ledger,
+// - Writes are atomic: lowdb's JSONFile (steno) writes a temp file and renames it over the ledger,
 //   so a reader (or a restart after kill -9) sees the old file or the new one, never half.
 // - Writes never overspend or lose a charge: every change is an operation on a queue; the
 //   queue is drained in batches, each under a cross-process lock file, re-reading the file
@@ -9,8 +9,12 @@
 //   writing once. So the server and the admin CLI (another process) never overwrite each other.
 // - Reads (authentication, balances) use an in-memory view refreshed when the file changes
 //   on disk (its inode/mtime/size), so admin changes are seen by the next request.
-import { readFile, stat } from "node:fs/promises";
-import { mkdirSync } from "node:fs";
+// - Small file operations (stat, lock file, re-read) are synchronous: microseconds each,
+//   where a trip through libuv's thread pool costs an event-loop turn. The write itself stays
+//   asynchronous: replacing a file on ext4 flushes it (about 1 ms), which must not block the
+//   server; a reservation's check and deduction happen synchronously in reserve(), so the
+//   caller can refine while the write is in flight. A charge is on disk before its response.
+import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { Low } from "lowdb";
@@ -81,7 +85,6 @@ export class Ledger {
   #byHash = new Map<string, Account>();
   #byId = new Map<string, Account>();
   #stamp = "";
-  #refreshing: Promise<void> | null = null;
   #queue: Op[] = [];
   #draining: Promise<void> | null = null;
 
@@ -96,7 +99,7 @@ export class Ledger {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
     const ledger = new Ledger(file);
     try {
-      await ledger.refresh();
+      ledger.refresh();
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
       await ledger.#mutate(() => undefined); // creates the file under the lock
@@ -108,7 +111,7 @@ export class Ledger {
 
   /** The account of an API key, or null. Constant-time on the key's hash. */
   async authenticate(key: string): Promise<Readonly<Account> | null> {
-    await this.refresh();
+    this.refresh();
     const hash = hashKey(key);
     const acct = this.#byHash.get(hash);
     return acct && sameHash(acct.key_hash, hash) ? acct : null;
@@ -128,23 +131,23 @@ export class Ledger {
   }
 
   /** Re-reads the file if it changed on disk since we last saw it (another process wrote). */
-  refresh(): Promise<void> {
-    this.#refreshing ??= this.#refresh().finally(() => {
-      this.#refreshing = null;
-    });
-    return this.#refreshing;
-  }
-
-  async #refresh(): Promise<void> {
-    const stamp = await this.#fileStamp();
+  refresh(): void {
+    const stamp = this.#fileStamp();
     if (stamp === this.#stamp) return;
-    const text = await readFile(this.file, "utf8");
-    this.#adopt(JSON.parse(text) as LedgerData, stamp);
+    this.#adopt(JSON.parse(readFileSync(this.file, "utf8")) as LedgerData, stamp);
   }
 
-  async #fileStamp(): Promise<string> {
-    const st = await stat(this.file, { bigint: true });
+  #fileStamp(): string {
+    const st = statSync(this.file, { bigint: true });
     return `${st.ino}:${st.mtimeNs}:${st.size}`;
+  }
+
+  #stampOrEmpty(): string {
+    try {
+      return this.#fileStamp();
+    } catch {
+      return "";
+    }
   }
 
   #adopt(data: LedgerData, stamp: string): void {
@@ -250,14 +253,15 @@ export class Ledger {
       try {
         await withFileLock(this.#lockPath, async () => {
           // Unchanged since we last read or wrote it (same inode/mtime/size): skip the re-read.
-          const stamp = await this.#fileStamp().catch(() => "");
+          const stamp = this.#stampOrEmpty();
           let data: LedgerData;
           if (stamp !== "" && stamp === this.#stamp) {
             data = structuredClone(this.#data);
           } else {
-            await this.#db.read();
-            // lowdb hands back its default object when the file is missing: use a fresh one.
-            data = this.#db.data === null || this.#db.data.accounts === undefined ? emptyLedger() : this.#db.data;
+            // Missing file (first start): a fresh ledger.
+            data = stamp === "" ? emptyLedger() : (JSON.parse(readFileSync(this.file, "utf8")) as LedgerData);
+            // Never overwrite a file that is not a ledger (that would drop every account).
+            if (!Array.isArray(data?.accounts)) throw new Error(`${this.file} is not a Sightline ledger`);
           }
           this.#db.data = data;
           for (const op of batch) {
@@ -271,7 +275,7 @@ export class Ledger {
             data.rev += 1;
             await this.#db.write();
           }
-          this.#adopt(data, await this.#fileStamp());
+          this.#adopt(data, this.#fileStamp());
         });
       } catch (err) {
         for (const op of batch) op.reject(err);
