@@ -14,6 +14,7 @@ import { cors } from "./middleware/cors.js";
 import { errorHandler } from "./middleware/errors.js";
 import { requestId } from "./middleware/request-id.js";
 import { registerRoutes } from "./routes/index.js";
+import { inlineEngine, type SnapshotEngine } from "./snapshot/index.js";
 
 export interface AppParts {
   config: ServerConfig;
@@ -22,6 +23,8 @@ export interface AppParts {
   reranker?: Reranker | null;
   /** The refinement engine; replaceable only to inject faults in tests. */
   refine?: typeof refineSnapshot;
+  /** Where /v1/snapshot's CPU work runs (default: inline on the main thread). Closed with the app. */
+  snapshots?: SnapshotEngine;
 }
 
 export interface CreatedApp {
@@ -33,12 +36,17 @@ export interface CreatedApp {
 
 export function createApp(parts: AppParts): CreatedApp {
   const closers: (() => Promise<void> | void)[] = [];
+  const refine = parts.refine ?? refineSnapshot;
+  const reranker = parts.reranker ?? null;
+  const snapshots = parts.snapshots ?? inlineEngine({ refine, reranker });
+  closers.push(() => snapshots.close());
   const deps: AppDeps = {
     config: parts.config,
     ledger: parts.ledger,
     logger: parts.logger,
-    reranker: parts.reranker ?? null,
-    refine: parts.refine ?? refineSnapshot,
+    reranker,
+    refine,
+    snapshots,
     api: createApiChain({
       ledger: parts.ledger,
       rateLimitPerMinute: parts.config.rateLimitPerMinute,

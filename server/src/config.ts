@@ -1,5 +1,6 @@
 // Environment → typed server configuration. Every variable is documented in the README's
 // Configuration table; tests pass `overrides` instead of touching process.env.
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { SNAPSHOT_DEFAULT_CAP } from "@sightline/shared/contract";
 import { DEFAULT_OBSERVE_CONFIG, readObserveConfig, type ObserveConfig } from "./observe/config.js";
@@ -28,6 +29,8 @@ export interface ServerConfig {
   devKey: boolean;
   /** Credits given to the development key when it is created (SIGHTLINE_DEV_CREDITS). */
   devKeyCredits: number;
+  /** Worker threads for /v1/snapshot's parse/validate/refine (SIGHTLINE_REFINE_WORKERS); 0 = main thread. */
+  refineWorkers: number;
   /** Load the learned reranker for goal ranking (SIGHTLINE_ML_RERANK=1); see ranking.ts. */
   mlRerank: boolean;
   /** /v1/observe: browser pool, render timeout, egress policy, screenshot links (observe/config.ts). */
@@ -45,6 +48,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   logLevel: "info",
   devKey: true,
   devKeyCredits: 1000,
+  // One per core (at most 4): the main thread only does I/O, auth and the ledger.
+  refineWorkers: Math.min(4, availableParallelism()),
   mlRerank: false,
   observe: DEFAULT_OBSERVE_CONFIG,
 };
@@ -105,6 +110,7 @@ export function loadConfig(
     logLevel: level as LogLevel,
     devKey: bool(env, "SIGHTLINE_DEV_KEY", DEFAULT_CONFIG.devKey),
     devKeyCredits: int(env, "SIGHTLINE_DEV_CREDITS", DEFAULT_CONFIG.devKeyCredits, 0),
+    refineWorkers: int(env, "SIGHTLINE_REFINE_WORKERS", DEFAULT_CONFIG.refineWorkers, 0, 64),
     mlRerank: bool(env, "SIGHTLINE_ML_RERANK", DEFAULT_CONFIG.mlRerank),
     observe: readObserveConfig(env, (msg) => new ConfigError(msg)),
   };

@@ -7,6 +7,7 @@ import type { refineSnapshot } from "@sightline/shared/refine";
 import type { ServerConfig } from "./config.js";
 import type { Account, Ledger } from "./ledger/index.js";
 import type { ApiChain } from "./middleware/api.js";
+import type { SnapshotEngine } from "./snapshot/index.js";
 
 /** Which error body an endpoint renders (contract 7.1 vs 7.2; see errorBody). */
 export type ErrorStyle = "snapshot" | "observe";
@@ -16,6 +17,8 @@ export interface AppState {
   /** Set by `authenticate` once the API key is recognised (inactive accounts included). */
   account?: Readonly<Account>;
   errorStyle?: ErrorStyle;
+  /** The unparsed request body, for routes whose chain reads it raw (see middleware/api.ts). */
+  bodyBytes?: Buffer;
 }
 
 export type AppContext = ParameterizedContext<AppState>;
@@ -29,8 +32,10 @@ export interface AppDeps {
   logger: Logger;
   /** Learned reranker for goal ranking, or null (see ranking.ts). */
   reranker: Reranker | null;
-  /** The refinement engine (shared/src/refine). */
+  /** The refinement engine (shared/src/refine), as used on the main thread. */
   refine: typeof refineSnapshot;
+  /** Where /v1/snapshot bodies are parsed, validated and refined (worker threads or inline). */
+  snapshots: SnapshotEngine;
   /**
    * Middleware for an authenticated /v1 endpoint: `router.post(path, ...deps.api("observe"), handler)`.
    * The handler gets `ctx.state.account` and the parsed `ctx.request.body`.

@@ -5,7 +5,8 @@ import { createApp, type AppParts } from "./app.js";
 import { loadConfig, type ServerConfig } from "./config.js";
 import { Ledger, ledgerFile } from "./ledger/index.js";
 import { createLogger } from "./logger.js";
-import { loadReranker } from "./ranking.js";
+import { loadRankModel } from "./ranking.js";
+import { workerEngine } from "./snapshot/index.js";
 import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
 
@@ -40,8 +41,21 @@ export async function startServer(
   const config = loadConfig(env, overrides);
   const logger = inject.logger ?? createLogger(config.logLevel);
   const ledger = await Ledger.open(ledgerFile(config.dataDir));
-  const reranker = await loadReranker(config, logger, env);
-  const created = createApp({ config, ledger, logger, reranker, ...(inject.refine ? { refine: inject.refine } : {}) });
+  const rank = await loadRankModel(config, logger, env);
+  const reranker = rank?.reranker ?? null;
+  // An injected refine function (fault tests) can only run on the main thread.
+  const snapshots =
+    config.refineWorkers > 0 && !inject.refine
+      ? workerEngine({ size: config.refineWorkers, setup: { rankModel: rank?.model ?? null }, logger })
+      : undefined;
+  const created = createApp({
+    config,
+    ledger,
+    logger,
+    reranker,
+    ...(inject.refine ? { refine: inject.refine } : {}),
+    ...(snapshots ? { snapshots } : {}),
+  });
 
   const server: Server = createServer(created.app.callback());
   server.keepAliveTimeout = 10_000;

@@ -15,16 +15,30 @@ export function defaultRankModelPath(): string {
   return join(dirname(pkg), "src", "rank", "model.json");
 }
 
-export async function loadReranker(config: ServerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Reranker | null> {
+/** The reranker a rank model JSON describes (throws on a malformed model). */
+export const rerankerFromModel = (model: unknown): Reranker => createLinearReranker(model);
+
+/** The loaded model's JSON (refinement workers build their own reranker from it) and reranker. */
+export interface LoadedRankModel {
+  model: unknown;
+  reranker: Reranker;
+}
+
+export async function loadRankModel(config: ServerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<LoadedRankModel | null> {
   const explicit = env.SIGHTLINE_ML_RERANK?.trim();
   if (explicit && !config.mlRerank) return null;
   const file = env.SIGHTLINE_RANK_MODEL?.trim() || defaultRankModelPath();
   try {
-    const reranker = createLinearReranker(JSON.parse(await readFile(file, "utf8")));
+    const model: unknown = JSON.parse(await readFile(file, "utf8"));
+    const reranker = rerankerFromModel(model);
     logger.info({ model: reranker.name, file }, "goal reranker loaded");
-    return reranker;
+    return { model, reranker };
   } catch (err) {
     logger.warn({ file, err: err instanceof Error ? err.message : String(err) }, "goal reranker not loaded; goal ranking stays heuristic");
     return null;
   }
+}
+
+export async function loadReranker(config: ServerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Reranker | null> {
+  return (await loadRankModel(config, logger, env))?.reranker ?? null;
 }

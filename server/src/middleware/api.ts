@@ -1,27 +1,31 @@
 // The chain in front of every authenticated /v1 endpoint, in the order that keeps an invalid
 // request from ever being charged and lets every error body carry the balance:
-//   error style → auth (401/403) → rate limit (429) → JSON body (400/413) → route
+//   error style → auth (401/403) → rate limit (429) → body (400/413) → route
 //   (the route then validates (400), reserves credits (402), works, commits or refunds).
+// The body is parsed JSON on ctx.request.body, or (body "raw") the bytes on
+// ctx.state.bodyBytes for routes that parse it elsewhere (/v1/snapshot's workers).
 import type { AppMiddleware, ErrorStyle } from "../context.js";
 import type { Ledger } from "../ledger/index.js";
 import { authenticate } from "./auth.js";
 import { rateLimit } from "./rate-limit.js";
 import { jsonBody } from "./json-body.js";
+import { rawBody } from "./raw-body.js";
 
-export type ApiChain = (style: ErrorStyle) => AppMiddleware[];
+export type ApiChain = (style: ErrorStyle, body?: "json" | "raw") => AppMiddleware[];
 
 export function createApiChain(opts: { ledger: Ledger; rateLimitPerMinute: number; bodyLimitBytes: number }): ApiChain {
   // One limiter and one parser for all endpoints: a key's budget is shared across them.
   const auth = authenticate(opts);
   const limit = rateLimit(opts.rateLimitPerMinute);
-  const body = jsonBody(opts.bodyLimitBytes);
-  return (style) => [
+  const json = jsonBody(opts.bodyLimitBytes);
+  const raw = rawBody(opts.bodyLimitBytes);
+  return (style, body = "json") => [
     async (ctx, next) => {
       ctx.state.errorStyle = style;
       await next();
     },
     auth,
     limit,
-    body,
+    body === "json" ? json : raw,
   ];
 }

@@ -5,15 +5,13 @@
 import bodyParser from "koa-bodyparser";
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
 import type { AppMiddleware } from "../context.js";
+import { invalidJson } from "../http/json.js";
 
 interface ParserError extends Error {
   type?: string;
   status?: number;
   body?: unknown;
 }
-
-const invalidJson = (detail: string) =>
-  new ContractError("bad_request", ERROR_NAMES.invalidJson, `${ERROR_NAMES.invalidJson}: ${detail.slice(0, 200)}`);
 
 export function toContractError(err: ParserError, limitBytes: number): ContractError {
   switch (err.type) {

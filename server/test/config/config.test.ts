@@ -8,8 +8,8 @@ describe("loadConfig", () => {
     expect(c.dataDir).toBe(`${process.cwd()}/data`);
   });
   test("environment variables are read and typed", () => {
-    const c = loadConfig({ HOST: "0.0.0.0", PORT: "9000", SIGHTLINE_DATA_DIR: "/tmp/x", SIGHTLINE_SNAPSHOT_CAP: "20", SIGHTLINE_RATE_LIMIT: "0", SIGHTLINE_BODY_LIMIT: "512kb", SIGHTLINE_LOG_LEVEL: "WARN", SIGHTLINE_ML_RERANK: "1" });
-    expect(c).toMatchObject({ host: "0.0.0.0", port: 9000, dataDir: "/tmp/x", snapshotCap: 20, rateLimitPerMinute: 0, bodyLimitBytes: 512 * 1024, logLevel: "warn", mlRerank: true });
+    const c = loadConfig({ HOST: "0.0.0.0", PORT: "9000", SIGHTLINE_DATA_DIR: "/tmp/x", SIGHTLINE_SNAPSHOT_CAP: "20", SIGHTLINE_RATE_LIMIT: "0", SIGHTLINE_BODY_LIMIT: "512kb", SIGHTLINE_LOG_LEVEL: "WARN", SIGHTLINE_ML_RERANK: "1", SIGHTLINE_REFINE_WORKERS: "0" });
+    expect(c).toMatchObject({ host: "0.0.0.0", port: 9000, dataDir: "/tmp/x", snapshotCap: 20, rateLimitPerMinute: 0, bodyLimitBytes: 512 * 1024, logLevel: "warn", mlRerank: true, refineWorkers: 0 });
   });
   test("overrides win over the environment", () => {
     expect(loadConfig({ PORT: "9000" }, { port: 0 }).port).toBe(0);
@@ -23,6 +23,7 @@ describe("loadConfig", () => {
     ["SIGHTLINE_BODY_LIMIT", "lots"],
     ["SIGHTLINE_LOG_LEVEL", "loud"],
     ["SIGHTLINE_ML_RERANK", "maybe"],
+    ["SIGHTLINE_REFINE_WORKERS", "-1"],
   ])("a malformed %s=%s is refused with the variable's name", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name === "SIGHTLINE_BODY_LIMIT" ? /size/ : name);

@@ -1,0 +1,62 @@
+// One /v1/snapshot's CPU work, the same wherever it runs (a worker thread or, inline, the
+// main thread): parse the body text → validate → (report "valid", so the caller can charge
+// while we refine) → refine → render the body's parts. Pure apart from `onValid`.
+import { ContractError, validateSnapshotRequest, type ErrorCode } from "@sightline/shared/contract";
+import type { Reranker } from "@sightline/shared/rank";
+import type { refineSnapshot } from "@sightline/shared/refine";
+import { parseJsonText } from "../http/json.js";
+import { snapshotParts, type SnapshotParts } from "./render.js";
+
+export interface SnapshotJob {
+  /** The request body, unparsed: UTF-8 bytes (moved, not copied, to a worker) or text. */
+  body: Uint8Array | string;
+  /** Most raw elements accepted (SIGHTLINE_MAX_RAW_ELEMENTS). */
+  maxElements: number;
+  /** Server cap on options.limit (SIGHTLINE_SNAPSHOT_CAP). */
+  cap: number;
+}
+
+/** What a job needs to refine. */
+export interface RefineEngine {
+  refine: typeof refineSnapshot;
+  reranker: Reranker | null;
+}
+
+/** A ContractError as plain data (it crosses a thread boundary). */
+export interface ContractErrorData {
+  code: ErrorCode;
+  short: string;
+  message: string;
+}
+
+export type SnapshotOutcome =
+  | ({ ok: true } & SnapshotParts)
+  /** The body is not a valid request: a 4xx, never charged (onValid was not called). */
+  | { ok: false; stage: "invalid"; error: ContractErrorData }
+  /** Refinement (or the job itself) failed: a 500; a credit taken after onValid is refunded. */
+  | { ok: false; stage: "failed"; message: string };
+
+export const toErrorData = (err: ContractError): ContractErrorData => ({ code: err.code, short: err.short, message: err.message });
+export const fromErrorData = (e: ContractErrorData): ContractError => new ContractError(e.code, e.short, e.message);
+
+// Invalid sequences become U+FFFD and a leading BOM is dropped, as co-body's decoding does.
+const utf8 = new TextDecoder("utf-8");
+
+const describe = (err: unknown) => (err instanceof Error ? (err.stack ?? err.message) : String(err));
+
+export function runSnapshotJob(job: SnapshotJob, engine: RefineEngine, onValid: () => void): SnapshotOutcome {
+  let req;
+  try {
+    const text = typeof job.body === "string" ? job.body : utf8.decode(job.body);
+    req = validateSnapshotRequest(parseJsonText(text), { maxElements: job.maxElements });
+  } catch (err) {
+    if (err instanceof ContractError) return { ok: false, stage: "invalid", error: toErrorData(err) };
+    return { ok: false, stage: "failed", message: describe(err) };
+  }
+  onValid();
+  try {
+    return { ok: true, ...snapshotParts(req, engine.refine(req, { cap: job.cap, reranker: engine.reranker })) };
+  } catch (err) {
+    return { ok: false, stage: "failed", message: describe(err) };
+  }
+}

@@ -1,0 +1,35 @@
+// The 2.8 success body of /v1/snapshot, rendered as JSON text in two steps: the refinement's
+// parts (stringified where the refinement ran, possibly a worker thread) and the live fields
+// the main thread knows only after charging (timestamp, credits_remaining). Joining strings
+// saves cloning the refined elements between threads and stringifying them twice.
+import { SNAPSHOT_CREDITS, type RefineResult, type SnapshotRequest, type SnapshotResponse } from "@sightline/shared/contract";
+
+/** JSON fragments of a success body (each valid JSON text, `rest` without its braces). */
+export interface SnapshotParts {
+  url: string;
+  viewport: string;
+  rest: string;
+}
+
+type Rest = Omit<SnapshotResponse, "status" | "url" | "timestamp" | "viewport" | "credits_used" | "credits_remaining">;
+
+export function snapshotParts(req: SnapshotRequest, refined: RefineResult): SnapshotParts {
+  const rest: Rest = {
+    elements: refined.elements,
+    dominant_group_key: refined.dominant_group_key,
+    ml_rerank: refined.ml_rerank,
+    diagnostics: refined.diagnostics,
+    modal_detected: refined.modal_detected,
+    modal_grids: refined.modal_grids,
+    error: null,
+  };
+  return { url: JSON.stringify(req.url), viewport: JSON.stringify(refined.viewport), rest: JSON.stringify(rest).slice(1, -1) };
+}
+
+/** The whole body, fields in the contract's order. */
+export function renderSnapshotBody(parts: SnapshotParts, live: { timestamp: string; credits_remaining: number }): string {
+  return (
+    `{"status":"success","url":${parts.url},"timestamp":${JSON.stringify(live.timestamp)},"viewport":${parts.viewport},` +
+    `"credits_used":${SNAPSHOT_CREDITS},"credits_remaining":${live.credits_remaining},${parts.rest}}`
+  );
+}
