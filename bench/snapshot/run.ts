@@ -26,11 +26,25 @@ const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
 const ratio = (x: number, floor: number) => `${(x / floor).toFixed(1)}×`;
 
 /**
+ * A server runs the same code for hours: measure it optimized, as it runs in steady state,
+ * not the first calls V8 has not compiled yet. Calls `fn` for WARM_MS (at least 3 times).
+ */
+const WARM_MS = QUICK ? 300 : 1000;
+function warmUp(fn: () => void): void {
+  const until = performance.now() + WARM_MS;
+  for (let i = 0; i < 3 || performance.now() < until; i++) fn();
+}
+async function warmUpAsync(fn: () => Promise<void>): Promise<void> {
+  const until = performance.now() + WARM_MS;
+  for (let i = 0; i < 3 || performance.now() < until; i++) await fn();
+}
+
+/**
  * Median wall time and mean CPU time (user + system, this process) per call. On a shared,
  * overloaded machine the wall time mostly measures waiting for a core; CPU time is the work.
  */
 function timeSync(reps: number, fn: () => void): { wall: number; cpu: number } {
-  fn(); // warm-up
+  warmUp(fn);
   const out: number[] = [];
   const c0 = process.cpuUsage();
   for (let i = 0; i < reps; i++) {
@@ -47,8 +61,8 @@ function cpuOf(pid: number): number {
   const f = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
   return ((Number(f[11]) + Number(f[12])) * 1000) / 100; // utime + stime, in USER_HZ (100/s)
 }
+/** Median wall time per call; warm up first (warmUpAsync). */
 async function timeAsync(reps: number, fn: () => Promise<void>): Promise<number> {
-  await fn();
   const out: number[] = [];
   for (let i = 0; i < reps; i++) {
     const t = performance.now();
@@ -63,7 +77,7 @@ const row = (...cells: string[]) => rows.push(cells);
 
 const payloads = new Map(SIZES.map((n) => [n, makePayload(n)]));
 const texts = new Map(SIZES.map((n) => [n, JSON.stringify(payloads.get(n))]));
-const floors = new Map<number, number>();
+const floors = new Map<number, { wall: number; cpu: number }>();
 
 console.log(`bench/snapshot on ${process.platform}, node ${process.version}, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}\n`);
 
@@ -75,7 +89,7 @@ for (const n of SIZES) {
   const req = payloads.get(n)!;
   const noGoal = { ...req, goal: undefined };
   const floor = timeSync(REPS[n], () => void JSON.stringify(JSON.parse(text)));
-  floors.set(n, floor.cpu);
+  floors.set(n, floor);
   const parsed = JSON.parse(text) as unknown;
   const validate = timeSync(REPS[n], () => void validateSnapshotRequest(parsed));
   const plain = timeSync(REPS[n], () => void refineSnapshot(noGoal, { cap: 100 }));
@@ -89,41 +103,46 @@ const server = await startServerProcess(dataDir);
 const client = new Client(server.origin, server.key);
 try {
   row("");
-  row("HTTP loopback", "elements", "JSON floor cpu ms", "round trip wall ms", "server cpu ms/request", "server cpu/floor", "response KB");
+  row("HTTP loopback", "elements", "goal", "JSON floor wall ms", "round trip wall ms", "round trip/floor", "server cpu ms/request", "response KB");
   for (const n of SIZES) {
-    const text = texts.get(n)!;
-    let size = 0;
-    const reps = REPS[n] * 2;
-    await client.post(text); // warm-up
-    const cpu0 = cpuOf(server.pid);
-    const rt = await timeAsync(reps, async () => {
-      const r = await client.post(text);
-      if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 200)}`);
-      JSON.parse(r.body);
-      size = r.body.length;
-    });
-    const serverCpu = (cpuOf(server.pid) - cpu0) / (reps + 1); // timeAsync's warm-up call included
-    row("", String(n), ms(floors.get(n)!), ms(rt), ms(serverCpu), ratio(serverCpu, floors.get(n)!), (size / 1024).toFixed(0));
+    for (const withGoal of [false, true]) {
+      const text = withGoal ? texts.get(n)! : JSON.stringify({ ...payloads.get(n), goal: undefined });
+      let size = 0;
+      const reps = REPS[n] * 2;
+      const call = async () => {
+        const r = await client.post(text);
+        if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 200)}`);
+        JSON.parse(r.body);
+        size = r.body.length;
+      };
+      await warmUpAsync(call);
+      const cpu0 = cpuOf(server.pid);
+      const rt = await timeAsync(reps, call);
+      const serverCpu = (cpuOf(server.pid) - cpu0) / reps;
+      const floor = floors.get(n)!;
+      row("", String(n), withGoal ? "yes" : "no", ms(floor.wall), ms(rt), ratio(rt, floor.wall), ms(serverCpu), (size / 1024).toFixed(0));
+    }
   }
 
   // Throughput: 200-element payloads, keep-alive, a few concurrent connections; with and without a goal.
   const seconds = QUICK ? 3 : 6;
   const conc = 8;
-  async function throughput(text: string) {
+  async function throughput(text: string, c = client, pid = server.pid) {
+    await warmUpAsync(async () => void (await c.post(text)));
     const until = performance.now() + seconds * 1000;
-    const cpuStart = cpuOf(server.pid);
+    const cpuStart = cpuOf(pid);
     let done = 0;
     let failed = 0;
     await Promise.all(
       Array.from({ length: conc }, async () => {
         while (performance.now() < until) {
-          const r = await client.post(text);
+          const r = await c.post(text);
           if (r.status === 200) done++;
           else failed++;
         }
       }),
     );
-    const cpuPerReq = (cpuOf(server.pid) - cpuStart) / Math.max(1, done + failed);
+    const cpuPerReq = (cpuOf(pid) - cpuStart) / Math.max(1, done + failed);
     return { rps: done / seconds, cpuPerReq, failed };
   }
   const withGoal = await throughput(texts.get(200)!);
@@ -138,9 +157,25 @@ try {
       badDone++;
     }
   }));
+  // The same without worker threads (everything on the event loop), for contrast.
+  const inlineDir = mkdtempSync(join(tmpdir(), "sightline-bench-"));
+  const inline = await startServerProcess(inlineDir, { SIGHTLINE_REFINE_WORKERS: "0" });
+  const inlineClient = new Client(inline.origin, inline.key);
+  let noGoalInline;
+  try {
+    noGoalInline = await throughput(JSON.stringify({ ...payloads.get(200), goal: undefined }), inlineClient, inline.pid);
+  } finally {
+    inlineClient.close();
+    await inline.stop();
+    rmSync(inlineDir, { recursive: true, force: true });
+  }
   row("");
   row("throughput", "payload", "concurrency", "requests/s (wall)", "server cpu ms/request", "requests/s per free core", "failed");
-  for (const [name, t] of [["200 elements, goal", withGoal], ["200 elements, no goal", noGoal]] as const) {
+  for (const [name, t] of [
+    ["200 elements, goal", withGoal],
+    ["200 elements, no goal", noGoal],
+    ["200 elements, no goal, SIGHTLINE_REFINE_WORKERS=0", noGoalInline],
+  ] as const) {
     row("", name, String(conc), t.rps.toFixed(0), ms(t.cpuPerReq), (1000 / t.cpuPerReq).toFixed(0), String(t.failed));
   }
   row("", "200 elements, invalid viewport (400)", String(conc), (badDone / 2).toFixed(0), "", "", "-");

@@ -12,7 +12,7 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export function startServerProcess(dataDir: string): Promise<ServerProcess> {
+export function startServerProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
   const proc = spawn(process.execPath, [MAIN], {
     env: {
       ...process.env,
@@ -22,6 +22,7 @@ export function startServerProcess(dataDir: string): Promise<ServerProcess> {
       SIGHTLINE_RATE_LIMIT: "0",
       SIGHTLINE_DEV_CREDITS: "100000000",
       SIGHTLINE_LOG_LEVEL: process.env.SIGHTLINE_LOG_LEVEL ?? "warn",
+      ...env,
     },
     stdio: ["ignore", "pipe", "inherit"],
   });
