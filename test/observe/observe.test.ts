@@ -172,6 +172,23 @@ describe("visual mode", () => {
     expect(email.attributes).toMatchObject({ placeholder: "you@example.com", type: "email" });
   });
 
+  it("encodes JPEG when asked (Sightline's screenshot_format), and refuses bad format options uncharged", async () => {
+    const { json } = await observe(sl, key, { url: site.url("/form.html"), mode: "visual", options: { screenshot_delivery: "base64", screenshot_format: "jpeg", screenshot_quality: 60 } });
+    expect(ObserveResponseSchema.parse(json)).toBeTruthy();
+    expect(json.screenshot).toMatchObject({ type: "base64", format: "jpeg" });
+    const jpeg = Buffer.from(json.screenshot.data, "base64");
+    expect(jpeg.subarray(0, 3).toString("hex")).toBe("ffd8ff"); // JPEG SOI marker
+    expect(json.screenshot.size_bytes).toBe(jpeg.length);
+
+    const before = await sl.credits(key);
+    for (const options of [{ screenshot_format: "gif" }, { screenshot_format: "jpeg", screenshot_quality: 101 }, { screenshot_quality: 50 }]) {
+      const bad = await observe(sl, key, { url: site.url("/form.html"), mode: "visual", options });
+      expect(bad.status).toBe(400);
+      expect(bad.json).toMatchObject({ status: "error", error: "Invalid options" });
+    }
+    expect(await sl.credits(key)).toBe(before);
+  });
+
   it("stores the image behind a signed link valid 24 h that needs no API key; tampered and expired links are refused", async () => {
     const t0 = Date.now();
     const { json } = await observe(sl, key, { url: site.url("/form.html"), mode: "visual" });

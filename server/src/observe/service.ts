@@ -50,7 +50,7 @@ export async function runObserve(deps: ObserveDeps, req: ObserveRequest, plan: O
         return { ...head, ...(await mapPage(deps, page, req, false)) };
       case "visual": {
         const map = await mapPage(deps, page, req, true);
-        const shot = await screenshotPage(page, deadline - Date.now());
+        const shot = await screenshotPage(page, deadline - Date.now(), req.options);
         return { ...head, ...map, screenshot: await deliver(deps, shot, req, baseUrl) };
       }
     }
@@ -122,7 +122,7 @@ async function fromCapture(deps: ObserveDeps, req: ObserveRequest, plan: Observe
         const map = c.raw_elements
           ? mapElements(capturedSnapshot(req), req, deps.refine, { attributes: true, maxElements: deps.maxRawElements })
           : await mapPage(deps, page, req, true);
-        const shot = given ?? (await screenshotPage(page, deadline - Date.now()));
+        const shot = given ?? (await screenshotPage(page, deadline - Date.now(), req.options));
         return { ...map, screenshot: await deliver(deps, shot, req, baseUrl) };
       });
     }

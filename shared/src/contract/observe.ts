@@ -11,6 +11,11 @@ export const READ_FORMATS = ["markdown", "text"] as const;
 export type ReadFormat = (typeof READ_FORMATS)[number];
 export const SCREENSHOT_DELIVERIES = ["url", "base64"] as const;
 export type ScreenshotDelivery = (typeof SCREENSHOT_DELIVERIES)[number];
+/** Sightline's extension: the visual screenshot's encoding (the contract's responses name both). */
+export const SCREENSHOT_FORMATS = ["png", "jpeg"] as const;
+export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
+/** JPEG quality when `screenshot_format` is "jpeg" and no `screenshot_quality` is given. */
+export const DEFAULT_JPEG_QUALITY = 80;
 
 export const ObserveOptionsSchema = z.looseObject({
   render_quality: z.enum(RENDER_QUALITIES).optional(),
@@ -19,6 +24,8 @@ export const ObserveOptionsSchema = z.looseObject({
   filter: FilterSchema.optional(),
   include_visual_cues: z.boolean().optional(),
   screenshot_delivery: z.enum(SCREENSHOT_DELIVERIES).optional(),
+  screenshot_format: z.enum(SCREENSHOT_FORMATS).optional(),
+  screenshot_quality: z.number().int().min(1).max(100).optional(),
 });
 export interface ObserveOptions {
   render_quality?: RenderQuality;
@@ -27,6 +34,10 @@ export interface ObserveOptions {
   filter?: Filter;
   include_visual_cues?: boolean;
   screenshot_delivery?: ScreenshotDelivery;
+  /** Sightline's extension: "png" (default) or "jpeg" (several times smaller for photos). */
+  screenshot_format?: ScreenshotFormat;
+  /** Sightline's extension: JPEG quality 1–100 (default 80); only with screenshot_format "jpeg". */
+  screenshot_quality?: number;
 }
 
 /**

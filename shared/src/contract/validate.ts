@@ -16,6 +16,7 @@ import {
   READ_FORMATS,
   RENDER_QUALITIES,
   SCREENSHOT_DELIVERIES,
+  SCREENSHOT_FORMATS,
   type ObserveRequest,
 } from "./observe.js";
 
@@ -161,6 +162,14 @@ export function validateObserveRequest(body: unknown): ObserveRequest {
     }
     if (o.screenshot_delivery !== undefined && !isOneOf(SCREENSHOT_DELIVERIES, o.screenshot_delivery)) {
       throw bad(ERROR_NAMES.invalidOptions, `screenshot_delivery must be one of ${SCREENSHOT_DELIVERIES.join(", ")}`);
+    }
+    if (o.screenshot_format !== undefined && !isOneOf(SCREENSHOT_FORMATS, o.screenshot_format)) {
+      throw bad(ERROR_NAMES.invalidOptions, `screenshot_format must be one of ${SCREENSHOT_FORMATS.join(", ")}`);
+    }
+    if (o.screenshot_quality !== undefined) {
+      const q = o.screenshot_quality;
+      if (typeof q !== "number" || !Number.isInteger(q) || q < 1 || q > 100) throw bad(ERROR_NAMES.invalidOptions, "screenshot_quality must be an integer from 1 to 100");
+      if (o.screenshot_format !== "jpeg") throw bad(ERROR_NAMES.invalidOptions, 'screenshot_quality applies only to screenshot_format "jpeg"');
     }
   }
   if (body.capture !== undefined && body.capture !== null) {

@@ -1,5 +1,6 @@
 // Visual mode: a viewport screenshot of the settled page, delivered inline or as a signed link.
 import type { Page } from "playwright-core";
+import { DEFAULT_JPEG_QUALITY, type ObserveOptions } from "@sightline/shared/contract";
 import type { ImageFormat } from "../../storage/index.js";
 
 export interface Shot {
@@ -7,10 +8,21 @@ export interface Shot {
   format: ImageFormat;
 }
 
-/** The viewport as PNG (element coordinates are viewport coordinates, so they line up). */
-export async function screenshotPage(page: Page, timeoutMs: number): Promise<Shot> {
-  const image = await page.screenshot({ type: "png", fullPage: false, animations: "disabled", caret: "hide", timeout: Math.max(1000, timeoutMs) });
-  return { image, format: "png" };
+/**
+ * The viewport (element coordinates are viewport coordinates, so they line up), as PNG or, when
+ * asked (`options.screenshot_format: "jpeg"`, Sightline's extension), JPEG at the given quality.
+ */
+export async function screenshotPage(
+  page: Page,
+  timeoutMs: number,
+  opts: Pick<ObserveOptions, "screenshot_format" | "screenshot_quality"> = {},
+): Promise<Shot> {
+  const common = { fullPage: false, animations: "disabled", caret: "hide", timeout: Math.max(1000, timeoutMs) } as const;
+  if (opts.screenshot_format === "jpeg") {
+    const quality = opts.screenshot_quality ?? DEFAULT_JPEG_QUALITY;
+    return { image: await page.screenshot({ ...common, type: "jpeg", quality }), format: "jpeg" };
+  }
+  return { image: await page.screenshot({ ...common, type: "png" }), format: "png" };
 }
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
