@@ -63,7 +63,12 @@ function chrome(p) {
   const r = p.r;
   p.add("header", [0, 0, 1280, 60], { text: "Home Products About Help Sign in" });
   ["Home", "Products", "About", "Help"].forEach((t, i) => p.add("a", [200 + i * 90, 20, 70, 20], { text: t, attrs: { href: `/${t.toLowerCase()}` }, cursor: "pointer" }));
-  if (r() < 0.6) p.add("input", [800, 16, 200, 28], { attrs: { role: "searchbox", input_type: "search", type_: "search", placeholder: "Search site", aria_label: "Search site", name: "q" } });
+  if (r() < 0.6) {
+    // Site-wide search in the header: a box, often with a small icon button beside it.
+    const ph = pick(r, ["Search site", "Search example.test", "Search this site", "Search", "Search shop.example"]);
+    p.add("input", [800, 16, 200, 28], { attrs: { role: "searchbox", input_type: "search", type_: "search", placeholder: ph, aria_label: ph, name: "q" } });
+    if (r() < 0.6) p.add("button", [1002, 16, 24, 28], { text: pick(r, ["", "Go"]), attrs: { role: "button", type_: "submit", aria_label: pick(r, ["Submit search", "Search", "Search site"]), nearby_text: ph }, cursor: "pointer" });
+  }
   if (r() < 0.5) p.add("a", [1100, 20, 70, 20], { text: "Sign in", attrs: { href: "/login" }, cursor: "pointer" });
   ["Privacy", "Terms", "Contact us", "Careers"].forEach((t, i) => p.add("a", [100 + i * 120, 860, 100, 18], { text: t, attrs: { href: `/${t.split(" ")[0].toLowerCase()}` }, cursor: "pointer" }));
 }
@@ -171,7 +176,9 @@ const families = {
     const d2 = labelled(p, L.d2, [460, 380, 220, 34], { role: "textbox", input_type: "text", type_: "text", placeholder: "mm/dd/yyyy", name: pick(r, ["date2", "segments[1].travelDate", "checkout", "end"]) }, pos);
     const n = labelled(p, L.n, [720, 380, 120, 34], { tag: "select", role: "combobox", name: "count", value: "1" }, pos);
     const tabs = ["Round trip", "One way"].map((t, i) => p.add("a", [200 + i * 120, 240, 110, 30], { text: t, attrs: { href: `#${t.replace(" ", "").toLowerCase()}`, role: "tab" }, cursor: "pointer" }));
-    const submit = p.add("button", [720, 450, 120, 40], { text: pick(r, ["Search", "Find", "Search " + kind + "s", "Go"]), attrs: { role: "button", type_: "submit" }, cursor: "pointer", bg: "rgb(200, 30, 30)" });
+    // The submit's card is often the form's last row (a filter checkbox's label, a note).
+    const submitCtx = r() < 0.5 ? `${pick(r, ["Show refundable only", "Flexible dates", "Direct only", "Free cancellation"])} ${pick(r, ["Search", "Find"])}` : null;
+    const submit = p.add("button", [720, 450, 120, 40], { text: pick(r, ["Search", "Find", "Search " + kind + "s", "Go"]), attrs: { role: "button", type_: "submit", context_text: submitCtx }, cursor: "pointer", bg: "rgb(200, 30, 30)" });
     const city = pick(r, CITIES), city2 = pick(r, CITIES);
     const m = pick(r, MONTHS), d = 1 + Math.floor(r() * 28), mi = MONTHS.indexOf(m) + 1;
     const date = pick(r, [`${mi}/${d}/2024`, `${m} ${d}`, `the ${d}${d === 1 ? "st" : d === 2 ? "nd" : d === 3 ? "rd" : "th"} of ${m}`, `${m} ${d}th`, `0${mi}/${String(d).padStart(2, "0")}`]);
@@ -183,7 +190,7 @@ const families = {
       [n, pick(r, [`Set the number of ${L.n.toLowerCase()} to 2`, `Choose how many ${L.n.toLowerCase()}: 3`, `Select 2 ${L.n.toLowerCase()}`])],
       [tabs[1], pick(r, ["Choose one-way trip", "Switch to one way", "I only need a one-way ticket"])],
       [tabs[0], pick(r, ["Select round trip", "Make it a round trip"])],
-      [submit, pick(r, [`Search for ${kind}s`, "Click the search button", "Submit the search", `Find ${kind}s now`])],
+      [submit, pick(r, [`Search for ${kind}s`, "Click the search button", "Submit the search", `Find ${kind}s now`, `Find the ${kind}s`, `Search for ${kind}s now`, `Show me the ${kind}s`, "Run the search"])],
     ];
     return { p, goals };
   },
@@ -197,7 +204,9 @@ const families = {
       p.add("div", [20, y, 160, 50], { text: `${cap(it.name)} Duration: ${it.h}h ${it.m}m ${verb} $${it.price}` });
       p.add("div", [25, y + 2, 150, 14], { text: r() < 0.5 ? `${it.h}h ${it.m}m` : cap(it.name) });
       if (r() < 0.5) p.add("label", [25, y + 16, 60, 12], { text: "Duration:" });
-      return p.add("button", [25, y + 30, 120, 16], { text: `${verb} $${it.price}`, attrs: { role: "button" }, cursor: "pointer" });
+      // The collector sends the card's text as the button's context_text (the static divs are not candidates).
+      const context_text = r() < 0.85 ? `${r() < 0.5 ? cap(it.name) + " " : ""}Duration: ${it.h}h ${it.m}m ${verb} $${it.price}` : null;
+      return p.add("button", [25, y + 30, 120, 16], { text: `${verb} $${it.price}`, attrs: { role: "button", context_text }, cursor: "pointer" });
     });
     const dur = (it) => it.h * 60 + it.m;
     const arg = (f, sign) => items.reduce((b, it, i) => (sign * f(it) > sign * f(items[b]) ? i : b), 0);
@@ -264,6 +273,39 @@ const families = {
       [nt === 2 ? tabs[1] : null, `Switch between the tabs to find and click on the link "${pick(r, hidden)}".`],
       [tabs[nt - 1], pick(r, [`Open Tab #${nt}`, `Click the ${ORD[nt - 1]} tab`, "Go to the last tab"])],
     ].filter((g) => g[0] !== null);
+    return { p, goals };
+  },
+  results(r) {
+    // A result list (flights, hotels, products): every row has the same action button; the row's
+    // facts are only in the button's card text (context_text) and in non-candidate static text.
+    const p = new Page(r);
+    chrome(p);
+    const kind = pick(r, ["flight", "hotel", "train", "product", "room"]);
+    const action = pick(r, ["Select", "Book", "Choose", "View deal", "Add to cart", "Reserve"]);
+    const n = 3 + Math.floor(r() * 4);
+    const rows = Array.from({ length: n }, () => ({
+      city: pick(r, CITIES), name: cap(pick(r, WORDS)) + " " + pick(r, ["Air", "Inn", "Express", "Co", "Lines", "Suites"]),
+      hh: 5 + Math.floor(r() * 17), mm: pick(r, ["00", "15", "30", "45", "05", "50"]),
+      h: 1 + Math.floor(r() * 14), m: Math.floor(r() * 60), price: 40 + Math.floor(r() * 1500), stops: Math.floor(r() * 3),
+    }));
+    const ids = rows.map((it, i) => {
+      const y = 150 + i * 100;
+      const ctx = `${it.name} ${it.city} ${it.hh}:${it.mm} ${it.h}h ${it.m}m ${it.stops ? it.stops + " stop" + (it.stops > 1 ? "s" : "") : "Nonstop"} $${it.price} ${action}`;
+      p.add("div", [200, y, 800, 90], { text: ctx });
+      if (r() < 0.5) p.add("a", [210, y + 5, 200, 20], { text: it.name, attrs: { href: `/d/${i}`, context_text: ctx }, cursor: "pointer" });
+      return p.add("button", [880, y + 25, 100, 36], { text: action, attrs: { role: "button", context_text: r() < 0.9 ? ctx : null, aria_label: r() < 0.3 ? `${action} ${it.name}` : null }, cursor: "pointer", bg: "rgb(0, 90, 200)" });
+    });
+    const k = Math.floor(r() * n);
+    const it = rows[k];
+    const arg = (f, sign) => rows.reduce((b, x, i) => (sign * f(x) > sign * f(rows[b]) ? i : b), 0);
+    const uniq = (f) => rows.filter((x) => f(x) === f(it)).length === 1;
+    const goals = [];
+    if (uniq((x) => x.city)) goals.push([ids[k], pick(r, [`${action} the ${kind} in ${it.city}`, `${action} the one to ${it.city}`, `I want the ${kind} for ${it.city}`])]);
+    if (uniq((x) => `${x.hh}:${x.mm}`)) goals.push([ids[k], pick(r, [`${action} the ${it.hh}:${it.mm} ${kind}`, `Book the ${kind} leaving at ${it.hh}:${it.mm}`])]);
+    if (uniq((x) => x.price)) goals.push([ids[k], pick(r, [`${action} the ${kind} for $${it.price}`, `Choose the option that costs ${it.price} dollars`])]);
+    goals.push([ids[arg((x) => x.price, -1)], pick(r, [`Book the cheapest ${kind}`, `${action} the lowest price option`])]);
+    goals.push([ids[arg((x) => x.h * 60 + x.m, -1)], pick(r, [`Book the shortest ${kind}`, `Pick the fastest one`])]);
+    goals.push([ids[Math.min(1, n - 1)], pick(r, [`${action} the second ${kind}`, `${action} the 2nd result`])]);
     return { p, goals };
   },
   grid(r) {

@@ -31,6 +31,8 @@ const doEval = !args.includes("--no-eval");
 const LAMBDA = Number(opt("lambda", "0.05"));
 const ITERS = Number(opt("iters", "120"));
 const F = ALL_FEATURES.length;
+// --show TASK,TASK: print those tasks' held-out misses (goal, gold, the model's top 3).
+const SHOW = opt("show", null)?.split(",") ?? null;
 const H = ALL_FEATURES.indexOf("heuristic_score");
 
 function iou(a, b) {
@@ -49,11 +51,13 @@ function featurize(body, goal, isGold) {
   if (!captured) return null;
   // ml_score = -candidate index (the capture's logits): maps returned elements back to rows.
   let gold = -1, best = 0;
+  const labels = SHOW ? [] : null;
   for (const e of res.elements) {
     const s = isGold(e);
     if (s > best) { best = s; gold = -e.ml_score; }
+    if (labels) labels[-e.ml_score] = `${e.role}:${JSON.stringify((e.text || e.name || "").slice(0, 40))}@${Math.round(e.bbox.x)},${Math.round(e.bbox.y)}`;
   }
-  return { rows: captured, gold };
+  return { rows: captured, gold, goal, labels };
 }
 
 // ------------------------------------------------------------------ data
@@ -153,16 +157,65 @@ function rankOf(scores, gold) {
   return r;
 }
 function evaluate(model, cs) {
-  let h1 = 0, m1 = 0, mrrH = 0, mrrM = 0;
+  let h1 = 0, m1 = 0, h3 = 0, m3 = 0, mrrH = 0, mrrM = 0;
   for (const c of cs) {
     // Heuristic order = candidate order sorted by heuristic_score (ties by input order, as in rankByGoal up to importance).
     const hs = c.rows.map((r) => r[H] + 1e-9 * r[ALL_FEATURES.indexOf("heuristic_rank_recip")]);
     const ms = c.rows.map((r) => r.reduce((s, x, j) => s + (model.weights[j] * (x - model.mean[j])) / model.scale[j], 0));
     const rh = rankOf(hs, c.gold), rm = rankOf(ms, c.gold);
-    h1 += rh === 1; m1 += rm === 1; mrrH += 1 / rh; mrrM += 1 / rm;
+    h1 += rh === 1; m1 += rm === 1; h3 += rh <= 3; m3 += rm <= 3; mrrH += 1 / rh; mrrM += 1 / rm;
   }
   const n = cs.length || 1;
-  return { n: cs.length, heuristic_hit1: +(h1 / n).toFixed(3), model_hit1: +(m1 / n).toFixed(3), heuristic_mrr: +(mrrH / n).toFixed(3), model_mrr: +(mrrM / n).toFixed(3) };
+  const f = (x) => +(x / n).toFixed(3);
+  return { n: cs.length, heuristic_hit1: f(h1), model_hit1: f(m1), heuristic_hit3: f(h3), model_hit3: f(m3), heuristic_mrr: f(mrrH), model_mrr: f(mrrM) };
+}
+/** Sums per-group evaluate() results back into one (weighted by n). */
+function pool(results) {
+  const out = { n: 0 };
+  for (const r of results) {
+    out.n += r.n;
+    for (const [k, v] of Object.entries(r)) if (k !== "n") out[k] = (out[k] ?? 0) + v * r.n;
+  }
+  for (const k of Object.keys(out)) if (k !== "n") out[k] = +(out[k] / (out.n || 1)).toFixed(3);
+  return out;
+}
+const fmt = (r) => `n=${String(r.n).padStart(4)}  Hit@1 ${r.heuristic_hit1.toFixed(3)} → ${r.model_hit1.toFixed(3)}  Hit@3 ${r.heuristic_hit3.toFixed(3)} → ${r.model_hit3.toFixed(3)}  MRR ${r.heuristic_mrr.toFixed(3)} → ${r.model_mrr.toFixed(3)}`;
+
+function showMisses(model, cs) {
+  for (const c of cs) {
+    const ms = c.rows.map((r) => r.reduce((s, x, j) => s + (model.weights[j] * (x - model.mean[j])) / model.scale[j], 0));
+    const order = [...ms.keys()].sort((a, b) => ms[b] - ms[a]);
+    const hs = c.rows.map((r) => r[H]);
+    const rh = rankOf(hs, c.gold);
+    if (order[0] === c.gold && rh === 1) continue;
+    console.log(`  MISS "${c.goal}" heuristic rank ${rh}, model rank ${order.indexOf(c.gold) + 1}; gold ${c.labels[c.gold]}`);
+    for (const i of order.slice(0, 3)) {
+      const contrib = ALL_FEATURES.map((f, j) => [f, (model.weights[j] * (c.rows[i][j] - model.mean[j])) / model.scale[j] - (model.weights[j] * (c.rows[c.gold][j] - model.mean[j])) / model.scale[j]]).filter((x) => Math.abs(x[1]) > 0.3).sort((a, b) => b[1] - a[1]).slice(0, 6);
+      console.log(`     ${c.labels[i]} ${ms[i].toFixed(2)} vs gold ${ms[c.gold].toFixed(2)}: ${contrib.map(([f, v]) => `${f}${v > 0 ? "+" : ""}${v.toFixed(2)}`).join(" ")}`);
+    }
+  }
+}
+
+// --grid λ:iters,λ:iters: model selection by cross-validation only (leave-one-task-out per
+// source and leave-one-source-out for each setting), then exit without writing a model.
+const GRID = opt("grid", null);
+if (GRID) {
+  const tasks = [...new Set(cases.map((c) => c.task))];
+  for (const setting of GRID.split(",")) {
+    const [lambda, iters] = setting.split(":").map(Number);
+    const per = {};
+    for (const t of tasks) {
+      const r = evaluate(train(cases.filter((c) => c.task !== t), { lambda, iters }), cases.filter((c) => c.task === t));
+      (per[cases.find((c) => c.task === t).source] ??= []).push(r);
+    }
+    console.log(`λ=${lambda} iters=${iters}`);
+    for (const [src, rs] of Object.entries(per)) console.log(`  LOTO ${src.padEnd(12)} ${fmt(pool(rs))}`);
+    for (const src of Object.keys(per)) {
+      if (src === "synthetic") continue;
+      console.log(`  LOSO ${src.padEnd(12)} ${fmt(evaluate(train(cases.filter((c) => c.source !== src), { lambda, iters }), cases.filter((c) => c.source === src)))}`);
+    }
+  }
+  process.exit(0);
 }
 
 const evalReport = {};
@@ -172,24 +225,30 @@ if (doEval) {
   for (const t of tasks) {
     const model = train(cases.filter((c) => c.task !== t));
     loto[t] = evaluate(model, cases.filter((c) => c.task === t));
+    if (SHOW?.some((x) => t.includes(x))) showMisses(model, cases.filter((c) => c.task === t));
   }
-  const bySource = {};
-  for (const [t, r] of Object.entries(loto)) {
-    const src = cases.find((c) => c.task === t).source;
-    const b = (bySource[src] ??= { n: 0, h: 0, m: 0 });
-    b.n += r.n; b.h += r.heuristic_hit1 * r.n; b.m += r.model_hit1 * r.n;
-  }
-  evalReport.leave_one_task_out = { per_task: loto, per_source: Object.fromEntries(Object.entries(bySource).map(([s, b]) => [s, { n: b.n, heuristic_hit1: +(b.h / b.n).toFixed(3), model_hit1: +(b.m / b.n).toFixed(3) }])) };
-  const loso = {};
-  for (const s of new Set(cases.map((c) => c.source))) {
+  const sources = [...new Set(cases.map((c) => c.source))];
+  const perSource = Object.fromEntries(sources.map((s) => [s, pool(Object.entries(loto).filter(([t]) => cases.find((c) => c.task === t).source === s).map(([, r]) => r))]));
+  evalReport.leave_one_task_out = { per_task: loto, per_source: perSource };
+  // Whole corpus held out: trained on everything else (synthetic + the other corpus), and on
+  // the synthetic cases alone (no real page seen at all).
+  const loso = {}, synOnly = {};
+  const synModel = train(cases.filter((c) => c.source === "synthetic"));
+  for (const s of sources) {
     if (s === "synthetic") continue;
     loso[s] = evaluate(train(cases.filter((c) => c.source !== s)), cases.filter((c) => c.source === s));
+    synOnly[s] = evaluate(synModel, cases.filter((c) => c.source === s));
   }
   evalReport.leave_one_source_out = loso;
-  console.log("leave-one-task-out (Hit@1 heuristic → model):");
-  for (const [t, r] of Object.entries(loto)) console.log(`  ${t.padEnd(34)} n=${String(r.n).padStart(4)}  ${r.heuristic_hit1.toFixed(3)} → ${r.model_hit1.toFixed(3)}`);
-  console.log("per source:", JSON.stringify(evalReport.leave_one_task_out.per_source));
-  console.log("leave-one-source-out:", JSON.stringify(loso));
+  evalReport.synthetic_only = synOnly;
+  console.log("leave-one-task-out (each task held out, heuristic → model):");
+  for (const [t, r] of Object.entries(loto)) console.log(`  ${t.padEnd(34)} ${fmt(r)}`);
+  console.log("leave-one-task-out per source:");
+  for (const [s, r] of Object.entries(perSource)) console.log(`  ${s.padEnd(34)} ${fmt(r)}`);
+  console.log("leave-one-source-out (trained on synthetic + the other corpus):");
+  for (const [s, r] of Object.entries(loso)) console.log(`  ${s.padEnd(34)} ${fmt(r)}`);
+  console.log("trained on synthetic cases only:");
+  for (const [s, r] of Object.entries(synOnly)) console.log(`  ${s.padEnd(34)} ${fmt(r)}`);
 }
 
 const final = train(cases);

@@ -16,6 +16,7 @@ import {
 } from "./candidates.js";
 import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
 import { nearbyText } from "./nearby-text.js";
+import { contextText } from "./context-text.js";
 import { isOccluded, type HitFrame } from "./occlusion.js";
 import { patchLabels, type LabelPatch } from "./fast-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
@@ -271,6 +272,7 @@ function emit(
   put("href", tag === "a" || tag === "area" ? (el as HTMLAnchorElement).href || el.getAttribute("href") : el.getAttribute("href"));
   // Labels matter for fields; for other controls only when they have no words of their own.
   if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) put("nearby_text", nearbyText(el));
+  if (kind === Kind.Interactive && (role === "button" || role === "link") && (text || name)) put("context_text", contextText(el, text || name));
   put("name", el.getAttribute("name"));
   put("input_type", inputType);
   if (value !== null) attrs.value = value;
@@ -406,7 +408,7 @@ function scrub(list: RawElement[], secrets: string[]): void {
   for (const raw of list) {
     raw.text = scrubSecrets(raw.text ?? "", secrets);
     const a = raw.attributes as Record<string, string | null>;
-    for (const k of ["aria_label", "nearby_text", "value", "title", "placeholder"]) {
+    for (const k of ["aria_label", "nearby_text", "context_text", "value", "title", "placeholder"]) {
       if (a[k]) a[k] = scrubSecrets(a[k] as string, secrets);
     }
     if (raw.iframe_content && raw.iframe_content.length) scrub(raw.iframe_content as RawElement[], secrets);

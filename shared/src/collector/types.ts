@@ -31,6 +31,8 @@ export interface CollectOptions {
  * - `name`: the HTML `name` attribute (form field name), not the accessible name.
  * - `nearby_text`: for fields (textbox, combobox, checkbox, …) and unnamed controls: the
  *   <label> text, else the closest preceding text (following text for checkboxes/radios).
+ * - `context_text`: for buttons and links with a short label: the text of their card (closest
+ *   ancestor, ≤ 3 levels, that says more; ≤ 160 chars), e.g. a result row's duration (context-text.ts).
  * - `has_click_handler`: "true" for an inline on* handler or an `onclick` property.
  * - `is_clickable`: "true" when the element is an interactive candidate with cursor:pointer
  *   (computed, or from a `:hover { cursor: pointer }` rule; then also `cursor_on_hover`).

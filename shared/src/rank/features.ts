@@ -107,7 +107,7 @@ function containsWords(hay: string, needle: string): boolean {
   return !/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after);
 }
 
-function isEntry(e: RefinedElement): boolean {
+export function isEntry(e: RefinedElement): boolean {
   if (ENTRY_ROLES.has(e.role)) return true;
   const t = (e.input_type ?? "").toLowerCase();
   return e.tag === "textarea" || (e.tag === "input" && ["", "text", "search", "email", "tel", "url", "number", "date", "password", "datetime-local", "month", "week", "time"].includes(t));
@@ -131,15 +131,15 @@ function verbAgreement(intent: Intent, e: RefinedElement, entry: boolean): numbe
   }
 }
 
-function parseNumber(s: string): number | null {
+export function parseNumber(s: string): number | null {
   const m = /-?\d+(?:[.,]\d+)?/.exec(s.replace(/,(?=\d{3}\b)/g, ""));
   return m ? Number(m[0].replace(",", ".")) : null;
 }
-function parsePrice(s: string): number | null {
+export function parsePrice(s: string): number | null {
   const m = /[$€£¥]\s*(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s*(?:usd|eur|gbp|dollars?|euros?)/i.exec(s);
   return m ? Number((m[1] ?? m[2]).replace(/,/g, "")) : null;
 }
-function parseDuration(s: string): number | null {
+export function parseDuration(s: string): number | null {
   const m = /(?:(\d+)\s*d(?:ays?)?\s*)?(?:(\d+)\s*h(?:ours?|rs?)?)\s*(?:(\d+)\s*m(?:in(?:utes?)?)?)?|(\d+)\s*m(?:in(?:utes?)?)?\b/i.exec(s);
   if (!m || m[0].trim() === "") return null;
   if (m[4]) return Number(m[4]);

@@ -2,10 +2,11 @@
 // request has a goal; this module owns everything about that order (importance with a goal,
 // heuristic_index, fused_rank_index, ml_probability, ml_score, ml_rerank).
 import type { MlRerank, MlRerankReason, RawElement, RefinedElement } from "../contract/index.js";
+import { computeContextFeatures } from "./context.js";
 import { BASE_FEATURES, computeFeatures } from "./features.js";
 import { heuristicScore } from "./heuristic.js";
 import { parseIntent, type Intent } from "./intent.js";
-import { ALL_FEATURES, type Reranker } from "./reranker.js";
+import { ALL_FEATURES, HEURISTIC_FEATURES, type Reranker } from "./reranker.js";
 
 export interface GoalCandidate {
   element: RefinedElement;
@@ -41,8 +42,11 @@ export interface RankFeatures {
   heuristicOrder: number[];
 }
 
-/** Features and heuristic order for one request (also used by the training script). */
-export function rankFeatures(goal: string, candidates: GoalCandidate[]): RankFeatures {
+/**
+ * Features and heuristic order for one request (also used by the training script). The
+ * model-only context columns are filled when `forModel` (the heuristic alone never reads them).
+ */
+export function rankFeatures(goal: string, candidates: GoalCandidate[], forModel = true): RankFeatures {
   const intent = parseIntent(goal);
   const base = computeFeatures(intent, candidates);
   const n = candidates.length;
@@ -75,6 +79,7 @@ export function rankFeatures(goal: string, candidates: GoalCandidate[]): RankFea
     seenRole.add(role);
   });
   byImportance.forEach((ci, rank) => (rows[ci][B + 5] = 1 / (1 + rank)));
+  if (forModel) computeContextFeatures(intent, candidates, rows, B + HEURISTIC_FEATURES.length, lex);
   return { intent, rows, heuristic, heuristicOrder };
 }
 
@@ -102,11 +107,11 @@ function intentTags(intent: Intent): string[] {
 
 export function rankByGoal(goal: string, candidates: GoalCandidate[], opts: GoalRankOptions = {}): GoalRankResult {
   const n = candidates.length;
-  const { intent, rows, heuristic, heuristicOrder } = rankFeatures(goal, candidates);
+  const reranker = opts.reranker ?? null;
+  const { intent, rows, heuristic, heuristicOrder } = rankFeatures(goal, candidates, reranker !== null);
   const heuristicIndex = new Int32Array(n);
   heuristicOrder.forEach((ci, rank) => (heuristicIndex[ci] = rank));
 
-  const reranker = opts.reranker ?? null;
   const tags = intentTags(intent);
   const ml: MlRerank = {
     enabled: reranker !== null,

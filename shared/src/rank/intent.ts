@@ -61,6 +61,8 @@ export type Superlative = { kind: "min" | "max"; of: "price" | "duration" | "num
 export interface Intent {
   raw: string;
   verb: VerbClass;
+  /** Stem of the word that set the verb class ("find" in "find the flights"), null without one. */
+  verbStem: string | null;
   /** Object words (not stopwords/verbs), with stems and synonym stems. */
   words: { word: string; stem: string; syn: string[] }[];
   /** Quoted strings, squashed. */
@@ -120,6 +122,7 @@ export function parseIntent(goal: string): Intent {
 
   const toks = tokens(goal);
   let verb: VerbClass = "none";
+  let verbStem: string | null = null;
   const roleHints = new Set<string>();
   let ordinal: number | null = null;
   const words: Intent["words"] = [];
@@ -131,6 +134,7 @@ export function parseIntent(goal: string): Intent {
     // The first verb sets the intent ("search for shoes" is a type intent, "click search" a click).
     if (v && verb === "none") {
       verb = v;
+      verbStem = stem(t);
       // "search" is also an object (the search box); keep it as a word too.
       if (t !== "search" && t !== "close" && t !== "submit" && t !== "buy" && t !== "book" && t !== "login" && t !== "sign") continue;
     }
@@ -162,5 +166,5 @@ export function parseIntent(goal: string): Intent {
   }
   const hasValue =
     hasDate || numbers.length > 0 || (verb === "type" && (quoted.length > 0 || /\b(with|as)\b/.test(norm)));
-  return { raw: goal, verb, words, quoted, quotedRaw, labelWords, numbers, tuples, roleHints, ordinal, superlative, hasDate, hasValue };
+  return { raw: goal, verb, verbStem, words, quoted, quotedRaw, labelWords, numbers, tuples, roleHints, ordinal, superlative, hasDate, hasValue };
 }

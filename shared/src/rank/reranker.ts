@@ -2,6 +2,7 @@
 // request's candidates) by shared/scripts/train-rank.mjs. Weights live in model.json (small) and
 // are loaded by whoever hosts the engine (server at start, extension at build time).
 import { BASE_FEATURES } from "./features.js";
+import { CONTEXT_FEATURES } from "./context.js";
 
 /** Features the heuristic's own verdict adds for the model (computed after heuristic ordering). */
 export const HEURISTIC_FEATURES = [
@@ -13,7 +14,7 @@ export const HEURISTIC_FEATURES = [
   "importance_rank_recip", // 1 / (1 + rank by goal-free importance)
   "role_best", // best heuristic score among the candidates of its role
 ] as const;
-export const ALL_FEATURES: readonly string[] = [...BASE_FEATURES, ...HEURISTIC_FEATURES];
+export const ALL_FEATURES: readonly string[] = [...BASE_FEATURES, ...HEURISTIC_FEATURES, ...CONTEXT_FEATURES];
 
 export interface Reranker {
   readonly name: string;

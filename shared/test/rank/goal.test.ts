@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { ML_RERANK_REASONS, MlRerankSchema, RefinedElementSchema } from "@sightline/shared/contract";
 import { ALL_FEATURES, createLinearReranker, parseIntent, rankByGoal, type LinearModel, type Reranker } from "@sightline/shared/rank";
@@ -104,6 +106,30 @@ describe("superlatives", () => {
     const cs = [558, 145, 1681].map((p, i) => cand({ id: i + 1, tag: "button", role: "button", text: `Book for $${p}` }));
     expect(top("Buy the ticket with the cheapest cost.", cs)).toBe(2);
     expect(top("Buy the ticket with the most expensive cost.", cs)).toBe(3);
+  });
+});
+
+describe("the committed reranker", () => {
+  const committed = createLinearReranker(JSON.parse(readFileSync(fileURLToPath(new URL("../../src/rank/model.json", import.meta.url)), "utf8")));
+  // Result cards: the duration is only in each button's card text (collector context_text).
+  const cards = () =>
+    [["16h 52m", 558], ["2h 23m", 145], ["25h 27m", 185], ["8h 18m", 1977]].map(([d, p], i) =>
+      cand({ id: i + 1, tag: "button", role: "button", text: `Book for $${p}`, attrs: { context_text: `Duration: ${d} Book for $${p}` } }),
+    );
+
+  it("reads a card's text to pick the longest / shortest option, which the heuristic cannot see", () => {
+    expect(top("Buy the ticket with the longest duration.", cards())).not.toBe(3);
+    expect(top("Buy the ticket with the longest duration.", cards(), committed)).toBe(3);
+    expect(top("Book the shortest one", cards(), committed)).toBe(2);
+    // Price is on the button itself: both agree.
+    expect(top("Buy the cheapest ticket", cards(), committed)).toBe(2);
+  });
+
+  it("picks the row whose card names the goal's city among identical action buttons", () => {
+    const rows = ["Paris 9:15 Nonstop $320", "Berlin 11:40 1 stop $210", "Rome 7:05 Nonstop $450"].map((c, i) =>
+      cand({ id: i + 1, tag: "button", role: "button", text: "Select", attrs: { context_text: `${c} Select` } }),
+    );
+    expect(top("Select the flight to Berlin", rows, committed)).toBe(2);
   });
 });
 

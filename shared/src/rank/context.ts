@@ -1,0 +1,116 @@
+// Features only the learned reranker reads (the hand-set heuristic gives them no weight): the
+// element's card text (collector `context_text`), its place among the candidates that match the
+// goal (area, uniqueness), page-chrome cues (header band, site-wide search) and form cues
+// (submit buttons, fields with nothing to type). Each is generic page structure, never a site.
+import type { Intent } from "./intent.js";
+import type { Candidate } from "./features.js";
+import { isEntry, parseDuration, parseNumber, parsePrice } from "./features.js";
+import { normalize, stem, synonymStems, tokens } from "./text.js";
+
+export const CONTEXT_FEATURES = [
+  // The card features count only for look-alikes (another candidate of the same role has the same
+  // label, digits aside: a list's "Book" buttons): there the card is what tells them apart.
+  "ctx_cov", // share of goal words found (by stem) in the card text but not in the element's own words
+  "ctx_number", // a number from the goal occurs in the card text
+  "ctx_superlative", // the element is the extreme the goal asks for, values read from its card text
+  "is_submit", // a form's submit button
+  "area_share", // area / largest area among the candidates that carry some of the goal's words
+  "lex_unique", // 1 / number of candidates that share this element's (non-zero) best lexical evidence
+  "header_band", // small element in the page's top band (site chrome: logo, nav, site search)
+  "site_scope", // its label names a site ("Search example.com", "Search this site")
+  "entry_no_value", // a field, but the goal carries nothing to type into it
+  "text_in_goal", // the element's whole label occurs in the goal as a phrase
+  "verb_label", // the goal's verb (or a UI synonym: find ~ search) is a word of the element's label
+] as const;
+
+const str = (v: unknown): string => (typeof v === "string" ? v : "");
+const DOMAIN = /\b[a-z0-9-]+\.(com|org|net|io|co|gov|edu|info|biz|[a-z]{2})\b/;
+const SITE_WORDS = /\b(site|website)\b/;
+
+function containsPhrase(hay: string, needle: string): boolean {
+  if (!needle) return false;
+  let i = hay.indexOf(needle);
+  while (i >= 0) {
+    const before = i === 0 ? " " : hay[i - 1];
+    const after = hay[i + needle.length] ?? " ";
+    if (!/[\p{L}\p{N}]/u.test(before) && !/[\p{L}\p{N}]/u.test(after)) return true;
+    i = hay.indexOf(needle, i + 1);
+  }
+  return false;
+}
+
+/**
+ * Fills CONTEXT_FEATURES into `rows` from column `col0` on. `lex` is each candidate's lexical
+ * evidence (goal.ts), `entries` whether it accepts typing.
+ */
+export function computeContextFeatures(intent: Intent, cands: Candidate[], rows: Float64Array[], col0: number, lex: readonly number[]): void {
+  const n = cands.length;
+  const [COV, NUM, SUP, SUBMIT, AREA, UNIQUE, HEADER, SITE, NOVAL, INGOAL, VERB] = CONTEXT_FEATURES.map((_, i) => col0 + i);
+  const verbStems = intent.verbStem ? [intent.verbStem, ...synonymStems(intent.verbStem)] : [];
+  // Page chrome: the top band of the page, at most 80 px and a tenth of the page's extent (a
+  // small widget's content also starts near the top).
+  let extent = 1;
+  for (const c of cands) extent = Math.max(extent, (c.element.doc_y ?? c.element.bbox.y) + c.element.bbox.height / 2);
+  const band = Math.min(80, extent / 10);
+  // Look-alikes: same role and the same label once digits are dropped.
+  const shape = cands.map((c) => `${c.element.role}|${normalize(c.element.text || c.element.name || "").replace(/[\d.,$€£¥]+/g, "#")}`);
+  const shapeCount = new Map<string, number>();
+  for (const k of shape) shapeCount.set(k, (shapeCount.get(k) ?? 0) + 1);
+  const goalStems = intent.words.map((w) => w.stem);
+  const goalNorm = ` ${normalize(intent.raw).replace(/[^\p{L}\p{N}]+/gu, " ")} `;
+  let bestLex = 0;
+  for (const v of lex) bestLex = Math.max(bestLex, v);
+  let tied = 0;
+  let maxArea = 0;
+  for (let i = 0; i < n; i++) {
+    if (bestLex > 0 && lex[i] >= bestLex - 1e-9) tied++;
+    if (lex[i] > 0) maxArea = Math.max(maxArea, cands[i].element.bbox.width * cands[i].element.bbox.height);
+  }
+  const sup = intent.superlative;
+  const parse = sup ? (sup.of === "price" ? parsePrice : sup.of === "duration" ? parseDuration : parseNumber) : null;
+  const supValues: [number, number][] = [];
+
+  for (let i = 0; i < n; i++) {
+    const { element: e, raw } = cands[i];
+    const a = raw.attributes ?? {};
+    const r = rows[i];
+    const ctx = str(a.context_text);
+    const entry = isEntry(e);
+    const own = e.text || e.name || str(a.aria_label) || str(a.placeholder) || str(a.title);
+    const lookalike = (shapeCount.get(shape[i]) ?? 0) > 1;
+    if (ctx && lookalike) {
+      const ctxToks = tokens(ctx);
+      if (goalStems.length) {
+        const ownStems = tokens(own).map(stem);
+        let hit = 0;
+        for (const g of goalStems) if (!ownStems.includes(g) && ctxToks.some((t) => stem(t) === g)) hit++;
+        r[COV] = hit / goalStems.length;
+      }
+      for (const num of intent.numbers) if (ctxToks.includes(num)) r[NUM] = 1;
+    }
+    if (parse && lookalike && !entry && (e.visual_cues?.is_clickable || e.role === "button" || e.role === "link")) {
+      const v = parse(`${e.text} ${e.nearby_text ?? ""}`) ?? (ctx ? parse(ctx) : null);
+      if (v !== null && Number.isFinite(v)) supValues.push([i, v]);
+    }
+    r[SUBMIT] = str(a.type_).toLowerCase() === "submit" && !entry ? 1 : 0;
+    const area = e.bbox.width * e.bbox.height;
+    r[AREA] = lex[i] > 0 && maxArea > 0 ? area / maxArea : 0;
+    r[UNIQUE] = bestLex > 0 && lex[i] >= bestLex - 1e-9 ? 1 / tied : 0;
+    const top = e.doc_y !== null && e.doc_y !== undefined ? e.doc_y - e.bbox.height / 2 : e.bbox.y;
+    r[HEADER] = top < band && e.bbox.height < 60 ? 1 : 0;
+    const label = normalize(`${own} ${str(a.placeholder)} ${e.nearby_text ?? ""}`);
+    r[SITE] = DOMAIN.test(label) || SITE_WORDS.test(label) ? 1 : 0;
+    // "Make it a return flight": a field, but nothing to type and no typing verb.
+    r[NOVAL] = entry && !intent.hasValue && intent.verb !== "type" ? 1 : 0;
+    const ownNorm = normalize(own).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+    r[INGOAL] = ownNorm && containsPhrase(goalNorm, ownNorm) ? 1 : 0;
+    if (verbStems.length) {
+      for (const t of tokens(own)) if (verbStems.includes(stem(t))) r[VERB] = 1;
+    }
+  }
+  if (sup && supValues.length >= 2) {
+    let best = supValues[0][1];
+    for (const [, v] of supValues) best = sup.kind === "min" ? Math.min(best, v) : Math.max(best, v);
+    for (const [i, v] of supValues) if (v === best) rows[i][SUP] = 1;
+  }
+}
