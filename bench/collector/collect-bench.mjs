@@ -2,27 +2,35 @@
 // Collector speed on the 5,000-element fixture page (and any other page given as argument),
 // side by side with a naive in-page walk (TreeWalker + getBoundingClientRect +
 // getComputedStyle for every element) in the same browser and run, so the ratio holds on a
-// loaded machine. Prints medians of the in-page time and of the full page.evaluate round trip.
+// loaded machine. Prints medians of the in-page time and of the full page.evaluate round trip,
+// and of the renderer main thread's CPU time for each (CDP Performance ThreadTime): on a
+// shared, loaded machine CPU time moves far less than wall time.
 //
-//   node bench/collector/collect-bench.mjs [--runs 7] [URL_OR_FIXTURE ...]
+//   node bench/collector/collect-bench.mjs [--runs 7] [--bundle B.js] [--compare OTHER_BUNDLE.js] [URL_OR_FIXTURE ...]
 //
+// --bundle times another build than shared/dist/collector.js; --compare times a second bundle (e.g. a copy of the previous build) in its own page of the
+// same URL, runs interleaved with the current one, and prints its row and the time ratio.
 // Build the bundle first: pnpm --filter @sightline/shared run build
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium, serveDir } from "./serve.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const args = process.argv.slice(2);
 let runs = 7;
+let compare = null;
+let bundlePath = `${root}shared/dist/collector.js`;
 const targets = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--runs") runs = Number(args[++i]);
+  else if (args[i] === "--compare") compare = args[++i];
+  else if (args[i] === "--bundle") bundlePath = args[++i];
   else targets.push(args[i]);
 }
 if (!targets.length) targets.push("collector/big.html", "collector/form.html");
 
-const bundle = readFileSync(`${root}shared/dist/collector.js`, "utf8");
+const bundles = [["current", readFileSync(bundlePath, "utf8")]];
+if (compare) bundles.push([compare.split("/").pop(), readFileSync(compare, "utf8")]);
 const fixtures = `${root}test/fixtures/pages`;
 const server = await serveDir(fixtures);
 const origin = server.origin;
@@ -30,48 +38,72 @@ const origin = server.origin;
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const browser = await launchChromium();
 try {
-  console.log(`| page | elements | raw elements | naive walk ms (in page) | collect ms (in page) | collectJSON round trip ms | collect / naive |`);
-  console.log(`|---|---|---|---|---|---|---|`);
+  console.log(`| page | bundle | elements | raw elements | naive walk ms (in page) | collect ms (in page) | collect / naive | naive CPU ms | collect CPU ms | CPU collect / naive | collectJSON round trip ms |`);
+  console.log(`|---|---|---|---|---|---|---|---|---|---|---|`);
   for (const t of targets) {
     const url = /^https?:|^file:/.test(t) ? t : `${origin}/${t}`;
-    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(url, { waitUntil: "load" });
-    await page.addScriptTag({ content: bundle });
-    const naive = [];
-    const inPage = [];
-    const trip = [];
-    let count = 0;
-    let nodes = 0;
-    for (let i = 0; i < runs + 1; i++) {
-      const n = await page.evaluate(() => {
-        const t0 = performance.now();
-        const w = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
-        let acc = 0;
-        for (let el = w.currentNode; el; el = w.nextNode()) {
-          const r = el.getBoundingClientRect();
-          const cs = getComputedStyle(el);
-          if (cs.cursor === "pointer" && r.width > 0) acc++;
-        }
-        return { ms: performance.now() - t0, nodes: document.getElementsByTagName("*").length, acc };
-      });
-      const t0 = performance.now();
-      const res = await page.evaluate(async () => {
-        const t = performance.now();
-        const json = await globalThis.sightline.collectJSON();
-        return { ms: performance.now() - t, json };
-      });
-      const rt = performance.now() - t0;
-      if (i === 0) continue; // warm-up
-      naive.push(n.ms);
-      inPage.push(res.ms);
-      trip.push(rt);
-      nodes = n.nodes;
-      count = JSON.parse(res.json).raw_elements.length;
+    const sides = [];
+    for (const [name, bundle] of bundles) {
+      const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await page.goto(url, { waitUntil: "load" });
+      await page.addScriptTag({ content: bundle });
+      const cdp = await page.context().newCDPSession(page);
+      await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
+      const cpu = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1000;
+      sides.push({ name, page, cpu, naive: [], naiveCpu: [], inPage: [], inPageCpu: [], trip: [], count: 0, nodes: 0 });
     }
-    const c = median(inPage);
-    const nv = median(naive);
-    console.log(`| ${t} | ${nodes} | ${count} | ${nv.toFixed(1)} | ${c.toFixed(1)} | ${median(trip).toFixed(1)} | ${(c / nv).toFixed(2)} |`);
-    await page.close();
+    for (let i = 0; i < runs + 1; i++) {
+      for (const s of sides) {
+        const c0 = await s.cpu();
+        const n = await s.page.evaluate(() => {
+          const t0 = performance.now();
+          const w = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
+          let acc = 0;
+          for (let el = w.currentNode; el; el = w.nextNode()) {
+            const r = el.getBoundingClientRect();
+            const cs = getComputedStyle(el);
+            if (cs.cursor === "pointer" && r.width > 0) acc++;
+          }
+          return { ms: performance.now() - t0, nodes: document.getElementsByTagName("*").length, acc };
+        });
+        const c1 = await s.cpu();
+        await s.page.evaluate(async () => {
+          const t = performance.now();
+          await globalThis.sightline.collect();
+          return performance.now() - t;
+        });
+        const c2 = await s.cpu();
+        const t0 = performance.now();
+        const res = await s.page.evaluate(async () => {
+          const t = performance.now();
+          const json = await globalThis.sightline.collectJSON();
+          return { ms: performance.now() - t, json };
+        });
+        const rt = performance.now() - t0;
+        if (i === 0) continue; // warm-up
+        s.naive.push(n.ms);
+        s.naiveCpu.push(c1 - c0);
+        s.inPage.push(res.ms);
+        s.inPageCpu.push(c2 - c1);
+        s.trip.push(rt);
+        s.nodes = n.nodes;
+        s.count = JSON.parse(res.json).raw_elements.length;
+      }
+    }
+    for (const s of sides) {
+      const c = median(s.inPage);
+      const nv = median(s.naive);
+      const cc = median(s.inPageCpu);
+      const nc = median(s.naiveCpu);
+      console.log(
+        `| ${t} | ${s.name} | ${s.nodes} | ${s.count} | ${nv.toFixed(1)} | ${c.toFixed(1)} | ${(c / nv).toFixed(2)} | ${nc.toFixed(1)} | ${cc.toFixed(1)} | ${(cc / nc).toFixed(2)} | ${median(s.trip).toFixed(1)} |`,
+      );
+      await s.page.close();
+    }
+    if (sides.length === 2) {
+      const r = (k) => (median(sides[0][k]) / median(sides[1][k])).toFixed(2);
+      console.log(`| ${t} | current / ${sides[1].name} | | | | ${r("inPage")} | | | ${r("inPageCpu")} | | |`);
+    }
   }
 } finally {
   await browser.close();

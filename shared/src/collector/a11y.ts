@@ -3,9 +3,15 @@
 import { computeAccessibleName, getRole } from "dom-accessibility-api";
 import type { StyleOf } from "./style-cache.js";
 import { fixRole, validRoleToken } from "./role-fixes.js";
-import { NAME_FROM_CONTENT, fixName, type NameCtx } from "./name-fixes.js";
+import { NAME_FROM_CONTENT, asciiNorm, fixName, type NameCtx } from "./name-fixes.js";
+import { Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
+
+/** Attr bits of an element, for callers that have not scanned it already. */
+const attributeBits = (el: Element): number => scanAttributes(el).has;
 
 const ASCII_WS = /[\t\n\f\r ]+/g;
+/** Text that `.replace(ASCII_WS, " ")` would change: a tab/newline/form feed/CR, or two spaces. */
+const NEEDS_ASCII_SQUASH = /[\t\n\f\r]| {2}/;
 
 function libRole(el: Element): string | null {
   try {
@@ -15,11 +21,37 @@ function libRole(el: Element): string | null {
   }
 }
 
-/** The library's role for the element as if it had no role attribute (a detached shallow copy). */
+/**
+ * Tags whose library role (without a role attribute) depends on more than the tag: href, alt,
+ * type, list, multiple/size. For every other tag getRole() answers from the tag alone, so
+ * its answer is kept per tag (the library is pure: same tag, same role).
+ */
+const ATTRIBUTE_DEPENDENT = new Set(["a", "area", "link", "img", "input", "select"]);
+const implicitByTag = new Map<string, string | null>();
+
+/** The library's role for the element as if it had no role attribute. */
 function libImplicit(el: Element): string | null {
-  const copy = el.cloneNode(false) as Element;
-  copy.removeAttribute("role");
-  return libRole(copy);
+  const tag = el.localName;
+  const byTag = !ATTRIBUTE_DEPENDENT.has(tag);
+  if (byTag) {
+    const known = implicitByTag.get(tag);
+    if (known !== undefined) return known;
+  }
+  let role: string | null;
+  if (el.hasAttribute("role")) {
+    // A detached shallow copy without the attribute (costly: only once per tag, or for the
+    // attribute-dependent tags).
+    const copy = el.cloneNode(false) as Element;
+    copy.removeAttribute("role");
+    role = libRole(copy);
+  } else role = libRole(el);
+  if (byTag) implicitByTag.set(tag, role);
+  return role;
+}
+
+/** getRole(el): with no role attribute it is the implicit role. */
+function libRoleOf(el: Element, hasRole = el.hasAttribute("role")): string | null {
+  return hasRole ? libRole(el) : libImplicit(el);
 }
 
 /** Role of an ancestor, for required-context checks: valid explicit token, else native role. */
@@ -28,25 +60,29 @@ function ancestorRole(a: Element): string {
   if (explicit) return explicit === "presentation" ? "none" : explicit === "directory" ? "list" : explicit;
   const tag = a.localName;
   if (tag === "ul" || tag === "ol" || tag === "menu" || tag === "dir") return "list";
-  return libRole(a) ?? "generic";
+  return libRoleOf(a) ?? "generic";
 }
 
-export function roleOf(el: Element): string {
-  return fixRole(el, libRole(el), () => libImplicit(el), ancestorRole);
+/** `has`: the element's Attr bits (scanAttributes), when the caller has them. */
+export function roleOf(el: Element, has?: number): string {
+  const hasRole = has === undefined ? el.hasAttribute("role") : (has & Attr.Role) !== 0;
+  return fixRole(el, libRoleOf(el, hasRole), () => libImplicit(el), ancestorRole, hasRole);
 }
 
 /**
  * The common case, a control whose only content is text and that nothing else names, gives
  * the same name as the full algorithm for a fraction of its cost.
  */
-function textOnlyName(el: Element, role: string, generated: Set<Element>): string | null {
+function textOnlyName(el: Element, role: string, generated: Set<Element>, has: number): string | null {
   if (!NAME_FROM_CONTENT.has(role) || el.firstElementChild || el.shadowRoot || generated.has(el)) return null;
-  if (el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-label") || el.hasAttribute("aria-labeledby")) return null;
+  if (has & (Attr.AriaLabelledby | Attr.AriaLabel | Attr.AriaLabeledby)) return null;
   const tag = el.localName;
   if (tag === "input" || tag === "select" || tag === "textarea" || tag === "img" || tag === "slot") return null;
   const labels = (el as HTMLButtonElement).labels;
   if (labels && labels.length) return null;
-  const t = (el.textContent ?? "").replace(ASCII_WS, " ").trim();
+  const raw = el.textContent ?? "";
+  // Replacing is costlier than testing, and most labels have no whitespace to collapse.
+  const t = (NEEDS_ASCII_SQUASH.test(raw) ? raw.replace(ASCII_WS, " ") : raw).trim();
   return t || null;
 }
 
@@ -88,15 +124,50 @@ const NATIVELY_NAMED = new Set([
  * Roles that take no name from content (lists, landmarks, list items, …) and elements with
  * no naming attribute and no native naming: accname gives "", without running the algorithm.
  */
-function certainlyUnnamed(el: Element, role: string): boolean {
+function certainlyUnnamed(el: Element, role: string, has: number): boolean {
   if (NAME_FROM_CONTENT.has(role) || role === "article" || role === "dialog" || role === "alertdialog") return false;
   if (NATIVELY_NAMED.has(el.localName)) return false;
-  return !(el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-labeledby") || el.hasAttribute("title"));
+  return !(has & NAMING_ATTRS);
 }
 
-export function nameOf(el: Element, role: string, ctx: NameContext): string {
-  if (certainlyUnnamed(el, role)) return "";
-  const fast = textOnlyName(el, role, ctx.generated);
+/**
+ * An aria-label on an element that nothing else names first (no aria-labelledby in either
+ * spelling) and that is not hidden: the library returns the label trimmed with runs of
+ * whitespace collapsed (accname 2C) and fixName() keeps it, so the result is known without
+ * running either. Null when the full computation is needed.
+ */
+function ariaLabelName(el: Element, ctx: NameContext, rendered: boolean, has: number): string | null {
+  if (!(has & Attr.AriaLabel) || has & (Attr.AriaLabelledby | Attr.AriaLabeledby)) return null;
+  // The library names nothing whose role prohibits naming (generic, none, paragraph, …); its
+  // role can only be one of those through a role attribute or an <img alt="">.
+  if (has & Attr.Role || el.localName === "img") return null;
+  const label = el.getAttribute("aria-label");
+  if (label === null) return null;
+  const trimmed = label.trim();
+  if (!trimmed) return null;
+  // The library's hidden test (2A), through the same style function.
+  if (has & Attr.Hidden || (has & Attr.AriaHidden && el.getAttribute("aria-hidden") === "true")) return null;
+  if (!rendered) {
+    const cs = ctx.lib(el);
+    if (cs.getPropertyValue("display") === "none" || cs.getPropertyValue("visibility") === "hidden") return null;
+  }
+  // fixName(): the label with ASCII whitespace normalised when the library gave it verbatim,
+  // else the library's flattened string (runs of any whitespace collapsed) normalised.
+  return FLAT_CHANGES.test(trimmed) ? asciiNorm(trimmed.replace(FLAT_RUNS, " ")) : asciiNorm(label);
+}
+
+/** What the library's asFlatString() rewrites: runs of two or more whitespace characters. */
+const FLAT_CHANGES = /\s\s/;
+const FLAT_RUNS = /\s\s+/g;
+
+/**
+ * `has`: the element's Attr bits (scanAttributes), when the caller has them.
+ * `rendered`: the caller knows the element is displayed with `visibility: visible` (what the
+ * library's hidden test reads from styles), so those style reads are skipped.
+ */
+export function nameOf(el: Element, role: string, ctx: NameContext, rendered = false, has = attributeBits(el)): string {
+  if (certainlyUnnamed(el, role, has)) return "";
+  const fast = textOnlyName(el, role, ctx.generated, has) ?? ariaLabelName(el, ctx, rendered, has);
   if (fast !== null) return fast;
   let base = "";
   try {

@@ -39,20 +39,59 @@ export const HANDLER_ATTRS = new Set([
   "ontouchend", "onkeydown", "onkeyup", "onkeypress", "onchange", "oninput",
 ]);
 
+/** Bits of AttrScan.has: which of the attributes collect() reads the element carries. */
+export const enum Attr {
+  Type = 1,
+  Href = 1 << 1,
+  Name = 1 << 2,
+  AriaChecked = 1 << 3,
+  AriaDisabled = 1 << 4,
+  AriaExpanded = 1 << 5,
+  Placeholder = 1 << 6,
+  Title = 1 << 7,
+  Alt = 1 << 8,
+  Id = 1 << 9,
+  Class = 1 << 10,
+  Autocomplete = 1 << 11,
+  AriaLabel = 1 << 12,
+  AriaLabelledby = 1 << 13,
+  AriaLabeledby = 1 << 14,
+  Role = 1 << 15,
+  Hidden = 1 << 16,
+  AriaHidden = 1 << 17,
+}
+
+const ATTR_BITS = new Map<string, number>([
+  ["type", Attr.Type], ["href", Attr.Href], ["name", Attr.Name], ["aria-checked", Attr.AriaChecked],
+  ["aria-disabled", Attr.AriaDisabled], ["aria-expanded", Attr.AriaExpanded], ["placeholder", Attr.Placeholder],
+  ["title", Attr.Title], ["alt", Attr.Alt], ["id", Attr.Id], ["class", Attr.Class], ["autocomplete", Attr.Autocomplete],
+  ["aria-label", Attr.AriaLabel], ["aria-labelledby", Attr.AriaLabelledby], ["aria-labeledby", Attr.AriaLabeledby],
+  ["hidden", Attr.Hidden], ["aria-hidden", Attr.AriaHidden],
+]);
+
+/** Any naming attribute: aria-label, aria-labelledby (either spelling) or title. */
+export const NAMING_ATTRS = Attr.AriaLabel | Attr.AriaLabelledby | Attr.AriaLabeledby | Attr.Title;
+
 export interface AttrScan {
   roleAttr: string | null;
   handler: boolean;
   tabindex: number | null;
   editable: boolean;
+  /** Attr bits of the attributes present (one pass over the names: absent ones are never read). */
+  has: number;
 }
 
 export function scanAttributes(el: Element): AttrScan {
-  const out: AttrScan = { roleAttr: null, handler: false, tabindex: null, editable: false };
+  const out: AttrScan = { roleAttr: null, handler: false, tabindex: null, editable: false, has: 0 };
   // Attribute names as strings: cheaper than materialising Attr nodes for every element.
   if (el.hasAttributes()) {
     for (const n of el.getAttributeNames()) {
-      if (n === "role") out.roleAttr = (el.getAttribute(n) ?? "").trim().toLowerCase().split(/\s+/)[0] || null;
-      else if (n === "tabindex") {
+      const bit = ATTR_BITS.get(n);
+      if (bit !== undefined) out.has |= bit;
+      else if (n === "role") {
+        out.has |= Attr.Role;
+        out.roleAttr = (el.getAttribute(n) ?? "").trim().toLowerCase().split(/\s+/)[0] || null;
+      } else if (n === "tabindex") {
         const t = parseInt(el.getAttribute(n) ?? "", 10);
         out.tabindex = Number.isNaN(t) ? null : t;
       } else if (n === "contenteditable") out.editable = el.getAttribute(n) !== "false";
@@ -66,7 +105,7 @@ export function scanAttributes(el: Element): AttrScan {
 
 export function kindOf(el: Element, tag: string, scan: AttrScan, allRoles = false): Kind {
   if (INTERACTIVE_TAGS.has(tag)) return Kind.Interactive;
-  if (tag === "a") return el.hasAttribute("href") || scan.handler || scan.tabindex !== null ? Kind.Interactive : Kind.None;
+  if (tag === "a") return scan.has & Attr.Href || scan.handler || scan.tabindex !== null ? Kind.Interactive : Kind.None;
   if (tag === "input") return (el as HTMLInputElement).type === "hidden" ? Kind.None : Kind.Interactive;
   if (tag === "option") {
     const sel = el.closest("select");
@@ -81,9 +120,7 @@ export function kindOf(el: Element, tag: string, scan: AttrScan, allRoles = fals
   }
   if (STRUCTURAL_TAGS.has(tag)) return Kind.Structural;
   // Named elements (labelled icons, tooltips) carry words an agent can use.
-  if (el.hasAttribute("aria-label") || el.hasAttribute("aria-labelledby") || el.hasAttribute("aria-labeledby") || el.hasAttribute("title")) {
-    return Kind.Structural;
-  }
+  if (scan.has & NAMING_ATTRS) return Kind.Structural;
   if (allRoles && SEMANTIC_TAGS.has(tag)) return Kind.Structural;
   return Kind.None;
 }

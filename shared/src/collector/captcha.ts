@@ -18,6 +18,8 @@ const SELECTORS: Probe[] = [
   { provider: "generic", selector: "[id*='captcha' i], [class*='captcha' i], [name*='captcha' i]" },
 ];
 
+const ALL_SELECTORS = SELECTORS.map((p) => p.selector).join(", ");
+
 const FRAME_SOURCES: Array<[string, RegExp]> = [
   ["recaptcha", /(?:google\.com|recaptcha\.net)\/recaptcha\//i],
   ["hcaptcha", /hcaptcha\.com/i],
@@ -62,7 +64,15 @@ export function detectCaptcha(doc: Document = document): Captcha {
   const textHits: string[] = [];
   const urlHits: string[] = [];
 
-  for (const p of SELECTORS) {
+  // Most pages match none of the selectors: one query over the page for all of them, and the
+  // per-provider queries (each a full scan) only when something matched.
+  let any = true;
+  try {
+    any = doc.querySelector(ALL_SELECTORS) !== null;
+  } catch {
+    any = true;
+  }
+  for (const p of any ? SELECTORS : []) {
     let el: Element | null = null;
     try {
       el = doc.querySelector(p.selector);

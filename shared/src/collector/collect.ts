@@ -5,6 +5,7 @@ import type { RawElement } from "../contract/index.js";
 import { libraryStyle, nameOf, roleOf, type NameContext } from "./a11y.js";
 import { detectCaptcha } from "./captcha.js";
 import {
+  Attr,
   GROUP_ROLES,
   GROUP_TAGS,
   Kind,
@@ -16,13 +17,13 @@ import {
 } from "./candidates.js";
 import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
 import { nearbyText } from "./nearby-text.js";
-import { contextText } from "./context-text.js";
 import { isOccluded, type HitFrame } from "./occlusion.js";
 import { patchLabels, type LabelPatch } from "./fast-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
+import { hrefResolver, type HrefResolver } from "./href.js";
 import { collectorState, idFor, installMutationClock, quietMs, type CollectorState } from "./state.js";
 import { styleCache, type StyleOf } from "./style-cache.js";
-import { clip, shortText, squash } from "./text.js";
+import { clip, shortText, squash, withTextCache } from "./text.js";
 import type { CollectOptions, CollectResult } from "./types.js";
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
@@ -72,6 +73,7 @@ interface Ctx {
   allRoles: boolean;
   names: NameContext;
   labels: LabelPatch | null;
+  hrefs: HrefResolver;
   /** Per-step time accumulators when options.timings is set. */
   prof: Record<string, number> | null;
   state: CollectorState;
@@ -106,13 +108,22 @@ function visitChildren(parent: Element | ShadowRoot, ctx: Ctx, f: Frame, inh: In
 function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const tag = el.localName;
   if (SKIP_TAGS.has(tag)) return;
-  const cs = ctx.style(el);
-  // Computed-style reads are the walk's main cost (µs each): every element pays for display,
-  // cursor and position only; candidates pay for the rest.
-  const display = cs.display;
-  if (display === "none") return; // nothing under it can be seen
+  // Not through the style cache: the walk reads each element once, and a cached declaration
+  // saves only the getComputedStyle() call, not the property reads (the library's own reads
+  // go through ctx.style).
+  const cs = f.win.getComputedStyle(el);
+  // Computed-style reads and layout queries are the walk's main cost (about a µs each): every
+  // element pays for display (or a visibility check), cursor and position; candidates for the rest.
   const scan = scanAttributes(el);
   let kind = kindOf(el, tag, scan, ctx.allRoles);
+  // A candidate is checked for visibility first: a visible element has a box, so its display
+  // is not "none" and need not be read (display matters further only for non-candidates).
+  let visible = kind !== Kind.None ? checkVisible(el) : null;
+  let display = "";
+  if (visible !== true) {
+    display = cs.display;
+    if (display === "none") return; // nothing under it can be seen
+  }
   const cursor = cs.cursor;
   const pointer = cursor === "pointer";
   const pos = cs.position;
@@ -137,10 +148,13 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   }
 
   let box: DOMRect | null = null;
-  if (kind !== Kind.None && isVisible(el, cs)) {
+  if (kind !== Kind.None && (visible ?? (visible = isVisible(el, cs)))) {
     box = el.getBoundingClientRect();
-    rawArea = box.width * box.height;
-    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, { cursor: hoverPointer ? "pointer" : cursor, position: pos }, box, hoverPointer, ctx, f, inh);
+    // Each DOMRect getter is a call into the browser: read the four values once.
+    const bw = box.width;
+    const bh = box.height;
+    rawArea = bw * bh;
+    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, hoverPointer ? "pointer" : cursor, pos, box.left, box.top, bw, bh, hoverPointer, ctx, f, inh);
   }
   if (f.depth === 0 && pos !== "static" && (pos !== "relative" || cs.zIndex !== "auto")) {
     // Only positioned boxes paint over content that comes before them; elements no such box
@@ -176,26 +190,28 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
 
 const VISIBILITY_OPTIONS = { opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true };
 
+type Checkable = Element & { checkVisibility?: (o: object) => boolean };
+
+/**
+ * checkVisibility() where the browser has it (rendered, not visibility:hidden, not
+ * transparent itself or through an ancestor); null where it does not.
+ */
+function checkVisible(el: Element): boolean | null {
+  return (el as Checkable).checkVisibility ? (el as Checkable).checkVisibility!(VISIBILITY_OPTIONS) : null;
+}
+
 /** Not visibility:hidden, not transparent (itself or an ancestor), rendered. */
 function isVisible(el: Element, cs: CSSStyleDeclaration): boolean {
-  const check = (el as Element & { checkVisibility?: (o: object) => boolean }).checkVisibility;
-  if (check) return check.call(el, VISIBILITY_OPTIONS);
-  return cs.visibility === "visible" && cs.opacity !== "0";
+  return checkVisible(el) ?? (cs.visibility === "visible" && cs.opacity !== "0");
 }
 
 /**
  * Styles of 2.7. Colours and fonts (for visual cues) are read for elements within about two
  * screens of the viewport only: far below the fold they cost more than they tell.
  */
-/** Style values the walk already read for the element (each computed-style read costs µs). */
-interface ReadStyles {
-  cursor: string;
-  position: string;
-}
-
-function stylesOf(cs: CSSStyleDeclaration, read: ReadStyles, near: boolean): RawElement["styles"] {
+function stylesOf(cs: CSSStyleDeclaration, cursor: string, position: string, near: boolean): RawElement["styles"] {
   // z-index only applies to positioned boxes (and flex/grid items, rare for controls).
-  const base = { z_index: read.position === "static" ? "auto" : cs.zIndex, cursor: read.cursor, position: read.position };
+  const base = { z_index: position === "static" ? "auto" : cs.zIndex, cursor, position };
   if (!near) return base;
   return {
     ...base,
@@ -207,30 +223,39 @@ function stylesOf(cs: CSSStyleDeclaration, read: ReadStyles, near: boolean): Raw
   };
 }
 
+function putIf(attrs: Record<string, string | null>, k: string, v: string | null | undefined): void {
+  if (v !== null && v !== undefined && v !== "") attrs[k] = v;
+}
+
 function emit(
   el: Element,
   tag: string,
   kind: Kind,
   scan: AttrScan,
   cs: CSSStyleDeclaration,
-  read: ReadStyles,
-  r: DOMRect,
+  /** Cursor and position as the walk read them (each computed-style read costs a µs). */
+  cursor: string,
+  position: string,
+  /** The element's border box (getBoundingClientRect) in its frame's viewport. */
+  left: number,
+  top: number,
+  w: number,
+  h: number,
   hoverPointer: boolean,
   ctx: Ctx,
   f: Frame,
   inh: Inherited,
 ): RawElement | null {
-  const x = r.left + f.offX;
-  const y = r.top + f.offY;
-  const w = r.width;
-  const h = r.height;
+  const x = left + f.offX;
+  const y = top + f.offY;
   // Visible part: inside the top viewport and inside every frame on the way.
   const inViewport =
     x < Math.min(ctx.vw, f.clip.r) && x + w > Math.max(0, f.clip.l) && y < Math.min(ctx.vh, f.clip.b) && y + h > Math.max(0, f.clip.t);
   if (ctx.viewportOnly && !inViewport) return null;
 
   let tp = ctx.prof ? performance.now() : 0;
-  const role = roleOf(el);
+  const has = scan.has;
+  const role = roleOf(el, has);
   if (ctx.prof) tp = lap(ctx.prof, "role", tp);
   const sensitive = isSensitiveField(el);
   const isInput = tag === "input";
@@ -245,7 +270,7 @@ function emit(
     } else value = clip(v, VALUE_MAX);
   }
   let text: string;
-  if (isInput) text = inputType && TEXT_INPUT_BUTTONS.has(inputType) ? squash((el as HTMLInputElement).value || el.getAttribute("alt") || "") : "";
+  if (isInput) text = inputType && TEXT_INPUT_BUTTONS.has(inputType) ? squash((el as HTMLInputElement).value || (has & Attr.Alt ? el.getAttribute("alt") : "") || "") : "";
   else if (tag === "textarea") text = "";
   else if (tag === "select") {
     const sel = el as HTMLSelectElement;
@@ -254,27 +279,25 @@ function emit(
   } else text = shortText(el, ctx.textMax);
 
   if (ctx.prof) tp = lap(ctx.prof, "text", tp);
-  const name = clip(nameOf(el, role, ctx.names), 300);
+  // Candidates reach emit() only when displayed and visible (isVisible()).
+  const name = clip(nameOf(el, role, ctx.names, true, has), 300);
   if (ctx.prof) tp = lap(ctx.prof, "name", tp);
   const isToggle = inputType === "checkbox" || inputType === "radio";
   const nativeDisabled = (el as HTMLButtonElement).disabled;
   // Keys without a value are left out (the contract allows null or absent): on a big page
   // most of them are empty and moving the JSON out of the page is the costly part.
   const attrs: Record<string, string | null> = { role };
-  const put = (k: string, v: string | null | undefined): void => {
-    if (v !== null && v !== undefined && v !== "") attrs[k] = v;
-  };
-  put("type_", el.getAttribute("type"));
-  put("aria_label", name);
+  // Attributes the element does not carry (scan.has) are not read at all.
+  if (has & Attr.Type) putIf(attrs, "type_", el.getAttribute("type"));
+  putIf(attrs, "aria_label", name);
   // The computed name verbatim, also when empty ("" is an answer: no name), so a consumer
   // need not fall back to text or title for elements the algorithm leaves unnamed.
   attrs.accessible_name = name;
-  put("href", tag === "a" || tag === "area" ? (el as HTMLAnchorElement).href || el.getAttribute("href") : el.getAttribute("href"));
+  if (has & Attr.Href) putIf(attrs, "href", tag === "a" || tag === "area" ? ctx.hrefs.resolve(el as HTMLAnchorElement) : el.getAttribute("href"));
   // Labels matter for fields; for other controls only when they have no words of their own.
-  if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) put("nearby_text", nearbyText(el));
-  if (kind === Kind.Interactive && (role === "button" || role === "link") && (text || name)) put("context_text", contextText(el, text || name));
-  put("name", el.getAttribute("name"));
-  put("input_type", inputType);
+  if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) putIf(attrs, "nearby_text", nearbyText(el));
+  if (has & Attr.Name) putIf(attrs, "name", el.getAttribute("name"));
+  putIf(attrs, "input_type", inputType);
   if (value !== null) attrs.value = value;
   if (redacted) {
     attrs.value = null;
@@ -282,26 +305,26 @@ function emit(
   }
   if (isToggle) attrs.checked = String((el as HTMLInputElement).checked);
   if (typeof nativeDisabled === "boolean") attrs.disabled = String(nativeDisabled);
-  if (el.hasAttributes()) {
-    put("aria_checked", el.getAttribute("aria-checked"));
-    put("aria_disabled", el.getAttribute("aria-disabled"));
-    put("aria_expanded", el.getAttribute("aria-expanded"));
-    put("placeholder", el.getAttribute("placeholder"));
-    put("title", el.getAttribute("title"));
-    put("alt", el.getAttribute("alt"));
-    put("id", el.id);
+  if (has) {
+    if (has & Attr.AriaChecked) putIf(attrs, "aria_checked", el.getAttribute("aria-checked"));
+    if (has & Attr.AriaDisabled) putIf(attrs, "aria_disabled", el.getAttribute("aria-disabled"));
+    if (has & Attr.AriaExpanded) putIf(attrs, "aria_expanded", el.getAttribute("aria-expanded"));
+    if (has & Attr.Placeholder) putIf(attrs, "placeholder", el.getAttribute("placeholder"));
+    if (has & Attr.Title) putIf(attrs, "title", el.getAttribute("title"));
+    if (has & Attr.Alt) putIf(attrs, "alt", el.getAttribute("alt"));
+    if (has & Attr.Id) putIf(attrs, "id", el.id);
   }
   if (ctx.prof) tp = lap(ctx.prof, "attrs", tp);
-  const cls = el.getAttribute("class");
+  const cls = has & Attr.Class ? el.getAttribute("class") : null;
   if (cls) attrs.class_name = clip(cls.trim(), 100);
   // Sightline additions, only when they carry something.
   if (scan.handler) attrs.has_click_handler = "true";
-  if (kind === Kind.Interactive && read.cursor === "pointer") attrs.is_clickable = "true";
+  if (kind === Kind.Interactive && cursor === "pointer") attrs.is_clickable = "true";
   if (hoverPointer) attrs.cursor_on_hover = "pointer";
   if (scan.tabindex !== null) attrs.tabindex = String(scan.tabindex);
   if (scan.editable) attrs.contenteditable = "true";
   if (inh.shadow) attrs.in_shadow = "true";
-  const ac = el.getAttribute("autocomplete");
+  const ac = has & Attr.Autocomplete ? el.getAttribute("autocomplete") : null;
   if (ac) attrs.autocomplete = ac;
   if (tag.length === 2 && tag[0] === "h" && tag[1] >= "1" && tag[1] <= "6") attrs.level = tag[1];
   if (f.depth > 0) attrs.frame_depth = String(f.depth);
@@ -313,7 +336,7 @@ function emit(
     id,
     tag,
     rect: { x: r1(x), y: r1(y), width: r1(w), height: r1(h) },
-    styles: stylesOf(cs, read, y + h > -ctx.vh && y < 3 * ctx.vh),
+    styles: stylesOf(cs, cursor, position, y + h > -ctx.vh && y < 3 * ctx.vh),
     attributes: attrs,
     text,
     in_viewport: inViewport,
@@ -408,7 +431,7 @@ function scrub(list: RawElement[], secrets: string[]): void {
   for (const raw of list) {
     raw.text = scrubSecrets(raw.text ?? "", secrets);
     const a = raw.attributes as Record<string, string | null>;
-    for (const k of ["aria_label", "nearby_text", "context_text", "value", "title", "placeholder"]) {
+    for (const k of ["aria_label", "nearby_text", "value", "title", "placeholder"]) {
       if (a[k]) a[k] = scrubSecrets(a[k] as string, secrets);
     }
     if (raw.iframe_content && raw.iframe_content.length) scrub(raw.iframe_content as RawElement[], secrets);
@@ -438,6 +461,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     state,
     rules,
     labels: null,
+    hrefs: hrefResolver(),
     allRoles: options.allRoles === true,
     prof: options.timings ? {} : null,
     occluders: [],
@@ -470,7 +494,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   const root = document.body ?? document.documentElement;
   ctx.labels = patchLabels(window);
   try {
-    if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false });
+    if (root) withTextCache(() => visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false }));
   } finally {
     ctx.labels.restore();
   }

@@ -132,9 +132,16 @@ function isScopedToSection(el: Element, withMain: boolean): boolean {
  * `libRole(el)` is getRole() (which honours the role attribute verbatim); `libImplicit(el)` is
  * the library's role for the element without its role attribute.
  */
-export function fixRole(el: Element, base: string | null, libImplicit: () => string | null, roleOfAncestor: (a: Element) => string): string {
+export function fixRole(
+  el: Element,
+  base: string | null,
+  libImplicit: () => string | null,
+  roleOfAncestor: (a: Element) => string,
+  /** False when the caller knows the element has no role attribute (saves reading it). */
+  mayHaveRole = true,
+): string {
   const tag = el.localName;
-  const attr = el.getAttribute("role");
+  const attr = mayHaveRole ? el.getAttribute("role") : null;
   let role: string | null;
   if (attr !== null && attr.trim() !== "") {
     role = validRoleToken(attr);

@@ -4,10 +4,14 @@
 // <select> options are read apart (the selected one only); a label or form wrapping a select
 // should not read out every option.
 const SKIP_TEXT_TAGS = new Set(["script", "style", "noscript", "template", "head", "title", "select", "datalist"]);
+const WS_RUN = /\s+/g;
+/** Whitespace squash() would change: a run of 2+, or any whitespace other than a plain space. */
+const NEEDS_SQUASH = /\s\s|[^\S ]/;
 
 /** Collapses runs of whitespace and trims. */
 export function squash(s: string): string {
-  return s.replace(/\s+/g, " ").trim();
+  // Most short texts are already squashed; testing is cheaper than rebuilding the string.
+  return NEEDS_SQUASH.test(s) ? s.replace(WS_RUN, " ").trim() : s.trim();
 }
 
 export function clip(s: string, max: number): string {
@@ -15,25 +19,55 @@ export function clip(s: string, max: number): string {
 }
 
 /**
+ * A node's text read to the end within a budget: `raw` (unsquashed), how many nodes the read
+ * visited, and its squashed form. Any later read of the same node whose budget covers `nodes`
+ * and whose character cap covers `raw` would visit the same nodes and stop at the same place,
+ * so it can reuse the entry (nothing writes to the DOM during a collect()).
+ */
+interface TextEntry {
+  raw: string;
+  nodes: number;
+  squashed: string;
+}
+
+let cache: Map<Node, TextEntry> | null = null;
+
+/** Shares text reads across one synchronous collect() (the element, its card, its neighbours). */
+export function withTextCache<T>(fn: () => T): T {
+  const outer = cache;
+  cache = new Map();
+  try {
+    return fn();
+  } finally {
+    cache = outer;
+  }
+}
+
+/**
  * Visible-ish text of an element: text nodes in document order, skipping script/style and
  * subtrees marked `hidden`/`aria-hidden`, until `max` characters or `nodeBudget` nodes.
  */
 export function shortText(root: Node, max = 200, nodeBudget = 400): string {
+  const cached = cache?.get(root);
+  if (cached && cached.nodes <= nodeBudget && cached.raw.length <= max * 2 + 20) return clip(cached.squashed, max);
   let out = "";
   let budget = nodeBudget;
+  let visited = 0;
+  const cap = max * 2 + 20;
   const visit = (node: Node): boolean => {
     for (let c = node.firstChild; c; c = c.nextSibling) {
+      visited++;
       if (--budget < 0) return false;
-      if (c.nodeType === 3) {
+      const type = c.nodeType;
+      if (type === 3) {
         const v = c.nodeValue;
         if (v) {
           out += v;
-          if (out.length > max * 2 + 20) return false;
+          if (out.length > cap) return false;
         }
-      } else if (c.nodeType === 1) {
+      } else if (type === 1) {
         const el = c as Element;
-        const tag = el.localName;
-        if (SKIP_TEXT_TAGS.has(tag)) continue;
+        if (SKIP_TEXT_TAGS.has(el.localName)) continue;
         if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") continue;
         // Block-ish boundaries become spaces so "Foo</div><div>Bar" does not read "FooBar".
         out += " ";
@@ -43,6 +77,8 @@ export function shortText(root: Node, max = 200, nodeBudget = 400): string {
     }
     return true;
   };
-  visit(root);
-  return clip(squash(out), max);
+  const complete = visit(root);
+  const squashed = squash(out);
+  if (complete && cache) cache.set(root, { raw: out, nodes: visited, squashed });
+  return clip(squashed, max);
 }

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+// Behaviour guard for collector changes: collects every fixture page, every WPT page and every
+// ranking-corpus page with two bundles and diffs the raw elements field by field (ids, roles,
+// names, text, boxes, occlusion, styles…), ignoring only timings. Save a baseline from the old
+// bundle, rebuild, compare:
+//
+//   node bench/collector/output-diff.mjs --save /tmp/before.json      (with the old dist bundle)
+//   node bench/collector/output-diff.mjs --compare /tmp/before.json   (after rebuilding)
+//   options: --bundle FILE (default shared/dist/collector.js), --show N (diffs printed, default 20),
+//            --only fixtures,wpt,rank (page sets, default all three)
+import { readFileSync, writeFileSync, readdirSync, existsSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { launchChromium, serveDir } from "./serve.mjs";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const opt = {};
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) if (argv[i].startsWith("--")) opt[argv[i].slice(2)] = argv[++i];
+if (!opt.save && !opt.compare) {
+  console.error("use --save FILE or --compare FILE");
+  process.exit(2);
+}
+const bundle = readFileSync(opt.bundle ?? join(root, "shared/dist/collector.js"), "utf8");
+const corpora = join(root, "../shared/corpora");
+
+/** [servedDir, file, viewport] for every page. */
+const sets = [];
+const only = new Set((opt.only ?? "fixtures,wpt,rank").split(","));
+const fixtures = join(root, "test/fixtures/pages");
+if (only.has("fixtures")) for (const f of readdirSync(join(fixtures, "collector")).filter((f) => f.endsWith(".html") && f !== "frame-child.html")) {
+  sets.push([fixtures, `collector/${f}`, { width: 1280, height: 900 }]);
+}
+const wpt = join(corpora, "map/wpt");
+if (only.has("wpt") && existsSync(join(wpt, "manifest.json"))) {
+  for (const f of JSON.parse(readFileSync(join(wpt, "manifest.json"), "utf8")).files) sets.push([wpt, f.file, { width: 1280, height: 900 }]);
+}
+for (const c of only.has("rank") ? ["miniwob-dev", "flight-aa"] : []) {
+  const dir = join(corpora, "rank", c);
+  if (!existsSync(join(dir, "cases.jsonl"))) continue;
+  const seen = new Set();
+  for (const line of readFileSync(join(dir, "cases.jsonl"), "utf8").split("\n").filter(Boolean)) {
+    const k = JSON.parse(line);
+    if (seen.has(k.file)) continue;
+    seen.add(k.file);
+    sets.push([dir, k.file, k.viewport]);
+  }
+}
+
+const servers = new Map();
+const browser = await launchChromium();
+const results = {};
+try {
+  for (const [dir, file, viewport] of sets) {
+    if (!servers.has(dir)) servers.set(dir, await serveDir(dir));
+    const page = await browser.newPage({ viewport });
+    await page.goto(`${servers.get(dir).origin}/${file}`, { waitUntil: "load" });
+    await page.addScriptTag({ content: bundle });
+    // Two collects: the second shows ids stay stable and nothing depends on a first-call cache.
+    const body = JSON.parse(
+      await page.evaluate(async () => {
+        await globalThis.sightline.collect();
+        return globalThis.sightline.collectJSON();
+      }),
+    );
+    // The server's port changes between runs: compare with the origin masked.
+    const origin = servers.get(dir).origin;
+    const masked = JSON.parse(JSON.stringify({ raw_elements: body.raw_elements, captcha: body.client_diagnostics, node_count: body.client_metrics.node_count }).split(origin).join("ORIGIN"));
+    results[`${dir.split("/").pop()}/${file}`] = masked;
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  for (const s of servers.values()) s.close();
+}
+
+if (opt.save) {
+  writeFileSync(opt.save, JSON.stringify(results));
+  console.log(`saved ${Object.keys(results).length} pages to ${opt.save}`);
+} else {
+  const before = JSON.parse(readFileSync(opt.compare, "utf8"));
+  const show = Number(opt.show ?? 20);
+  let diffs = 0;
+  let elements = 0;
+  const report = (msg) => {
+    if (diffs++ < show) console.log(msg);
+  };
+  const walk = (a, b, path) => {
+    if (JSON.stringify(a) === JSON.stringify(b)) return;
+    if (a && b && typeof a === "object" && typeof b === "object") {
+      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[k], b[k], `${path}.${k}`);
+      return;
+    }
+    report(`${path}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`);
+  };
+  for (const [page, res] of Object.entries(results)) {
+    const old = before[page];
+    if (!old) {
+      report(`${page}: not in baseline`);
+      continue;
+    }
+    elements += res.raw_elements.length;
+    if (old.node_count !== res.node_count) {
+      // The page itself changed between the runs (content added on a timer): not comparable.
+      console.log(`${page}: page has ${res.node_count} nodes, baseline ${old.node_count}; not compared`);
+      continue;
+    }
+    walk(old, res, page);
+  }
+  console.log(`${Object.keys(results).length} pages, ${elements} top-level raw elements, ${diffs} differences`);
+  process.exitCode = diffs ? 1 : 0;
+}

@@ -1,0 +1,72 @@
+// The collector's shortcuts give the answers of the long way round: link targets as the
+// browser resolves them, aria-label names as the full accessible-name algorithm gives them,
+// text that does not depend on which element was read first, and a second collect() (caches
+// warm) equal to the first.
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import type { StaticServer } from "../support/static-server.js";
+import { openFixturePage, type FixturePage, byDomId, collectIn } from "./support.js";
+
+let fixture: FixturePage;
+let server: StaticServer;
+let page: Page;
+
+beforeAll(async () => {
+  fixture = await openFixturePage();
+  ({ server, page } = fixture);
+  await page.goto(server.url("/collector/fast-paths.html"));
+});
+afterAll(() => fixture?.close());
+
+it("reports every link's href exactly as the browser resolves it", async () => {
+  const body = await collectIn(page);
+  const expected = await page.evaluate(() =>
+    Array.from(document.querySelectorAll("nav a[id]")).map((a) => {
+      const href = (a as HTMLAnchorElement).href;
+      return [a.id, typeof href === "string" ? href : a.getAttribute("href")] as const;
+    }),
+  );
+  expect(expected.length).toBeGreaterThan(10);
+  for (const [id, href] of expected) {
+    const raw = byDomId(body, id);
+    expect(raw, id).toBeDefined();
+    // An empty href resolves to the page itself; collect() leaves empty values out.
+    expect(raw!.attributes!.href ?? "", id).toBe(id === "h-empty" ? server.url("/collector/fast-paths.html") : href);
+  }
+  // The rewrites the URL parser makes are really there (not just an echo of the attribute).
+  expect(byDomId(body, "h-dots")!.attributes!.href).toBe(server.url("/a/c/d"));
+  expect(byDomId(body, "h-space")!.attributes!.href).toBe(server.url("/a%20b/c"));
+  expect(byDomId(body, "h-absolute")!.attributes!.href).toBe("https://example.com/y");
+});
+
+it("names an element by its aria-label as the full algorithm does", async () => {
+  const body = await collectIn(page);
+  for (const n of [1, 2, 3, 4, 5, 6]) {
+    const fast = byDomId(body, `n${n}a`);
+    const full = byDomId(body, `n${n}b`);
+    expect(fast, `n${n}a`).toBeDefined();
+    expect(fast!.attributes!.accessible_name, `n${n}`).toBe(full!.attributes!.accessible_name);
+    expect(fast!.attributes!.role, `n${n}`).toBe(full!.attributes!.role);
+  }
+  expect(byDomId(body, "n2a")!.attributes!.accessible_name).toBe("Save now");
+  expect(byDomId(body, "n4a")!.attributes!.accessible_name).toBe("Quantity of items");
+});
+
+it("reads text the same whichever element is read first", async () => {
+  const body = await collectIn(page);
+  const card = byDomId(body, "t-long")!;
+  expect(card.text!.length).toBeLessThanOrEqual(200);
+  expect(card.text!.startsWith("Open Lorem ipsum")).toBe(true);
+  expect(card.text!.endsWith("…")).toBe(true);
+  expect(byDomId(body, "t-link")!.text).toBe("Open");
+  expect(byDomId(body, "t-btn")!.text).toBe("Add to cart");
+  expect(byDomId(body, "t-spaces")!.text).toBe("Add to cart");
+  expect(byDomId(body, "t-qty")!.attributes!.nearby_text).toBe("Add to cart");
+});
+
+it("gives the same snapshot on a second collect(), caches warm", async () => {
+  await page.goto(server.url("/collector/fast-paths.html"));
+  const first = await collectIn(page);
+  const second = await collectIn(page);
+  expect(second.raw_elements).toEqual(first.raw_elements);
+});
