@@ -17,6 +17,7 @@ import {
 } from "./candidates.js";
 import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
 import { nearbyText } from "./nearby-text.js";
+import { contextText } from "./context-text.js";
 import { isOccluded, type HitFrame } from "./occlusion.js";
 import { patchLabels, type LabelPatch } from "./fast-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
@@ -296,6 +297,7 @@ function emit(
   if (has & Attr.Href) putIf(attrs, "href", tag === "a" || tag === "area" ? ctx.hrefs.resolve(el as HTMLAnchorElement) : el.getAttribute("href"));
   // Labels matter for fields; for other controls only when they have no words of their own.
   if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) putIf(attrs, "nearby_text", nearbyText(el));
+  if (kind === Kind.Interactive && (role === "button" || role === "link") && (text || name)) putIf(attrs, "context_text", contextText(el, text || name));
   if (has & Attr.Name) putIf(attrs, "name", el.getAttribute("name"));
   putIf(attrs, "input_type", inputType);
   if (value !== null) attrs.value = value;
@@ -431,7 +433,7 @@ function scrub(list: RawElement[], secrets: string[]): void {
   for (const raw of list) {
     raw.text = scrubSecrets(raw.text ?? "", secrets);
     const a = raw.attributes as Record<string, string | null>;
-    for (const k of ["aria_label", "nearby_text", "value", "title", "placeholder"]) {
+    for (const k of ["aria_label", "nearby_text", "context_text", "value", "title", "placeholder"]) {
       if (a[k]) a[k] = scrubSecrets(a[k] as string, secrets);
     }
     if (raw.iframe_content && raw.iframe_content.length) scrub(raw.iframe_content as RawElement[], secrets);
