@@ -2,7 +2,7 @@
 // reCAPTCHA, hCaptcha, Cloudflare Turnstile / challenge, Arkose (FunCaptcha), AWS WAF, and
 // generic challenge-page wording.
 import type { Captcha } from "../contract/index.js";
-import { shortText } from "./text.js";
+import { flat, shortText } from "./text.js";
 
 interface Probe {
   provider: string;
@@ -56,7 +56,10 @@ const TEXT_PATTERNS: RegExp[] = [
 const URL_STRONG: RegExp[] = [/\/cdn-cgi\/challenge-platform/i, /__cf_chl_/i, /\/sorry\/index/i];
 const URL_WEAK: RegExp[] = [/captcha/i];
 
-/** Detects CAPTCHA markup and challenge pages. Bounded: a few selectors, ~3,000 chars of text. */
+/**
+ * Detects CAPTCHA markup and challenge pages. Bounded: a few selectors, ~3,000 chars of text.
+ * Evidence strings are flat() (they go into the snapshot JSON).
+ */
 export function detectCaptcha(doc: Document = document): Captcha {
   const providers = new Set<string>();
   const selectorHits: string[] = [];
@@ -83,7 +86,7 @@ export function detectCaptcha(doc: Document = document): Captcha {
       // A generic match must look like a real widget, not `.no-captcha-text` copy.
       if (p.provider === "generic" && !/captcha/i.test(`${el.id} ${el.getAttribute("name") ?? ""}`) && el.localName !== "iframe" && el.localName !== "div") continue;
       providers.add(p.provider);
-      selectorHits.push(describe(el));
+      selectorHits.push(flat(describe(el)));
     }
   }
   for (const frame of Array.from(doc.querySelectorAll("iframe[src]"))) {
@@ -91,7 +94,7 @@ export function detectCaptcha(doc: Document = document): Captcha {
     for (const [provider, re] of FRAME_SOURCES) {
       if (re.test(src)) {
         providers.add(provider);
-        iframeHits.push(src.slice(0, 200));
+        iframeHits.push(flat(src.slice(0, 200)));
         break;
       }
     }
@@ -102,7 +105,7 @@ export function detectCaptcha(doc: Document = document): Captcha {
     for (const [provider, re] of SCRIPT_SOURCES) {
       if (re.test(src)) {
         providers.add(provider);
-        selectorHits.push(`script[src*="${src.slice(0, 120)}"]`);
+        selectorHits.push(flat(`script[src*="${src.slice(0, 120)}"]`));
         break;
       }
     }
@@ -112,20 +115,20 @@ export function detectCaptcha(doc: Document = document): Captcha {
   const text = `${doc.title} ${doc.body ? shortText(doc.body, 3000, 3000) : ""}`;
   for (const re of TEXT_PATTERNS) {
     const m = re.exec(text);
-    if (m) textHits.push(m[0]);
+    if (m) textHits.push(flat(m[0]));
   }
   const href = doc.location?.href ?? "";
   let strongUrl = false;
   for (const re of URL_STRONG) {
     const m = re.exec(href);
     if (m) {
-      urlHits.push(m[0]);
+      urlHits.push(flat(m[0]));
       strongUrl = true;
     }
   }
   for (const re of URL_WEAK) {
     const m = re.exec(href);
-    if (m) urlHits.push(m[0]);
+    if (m) urlHits.push(flat(m[0]));
   }
 
   const strongProvider = [...providers].some((p) => p !== "generic");

@@ -24,7 +24,7 @@ import { isSensitiveField, scrubSecrets } from "./privacy.js";
 import { hrefResolver, type HrefResolver } from "./href.js";
 import { collectorState, idFor, installMutationClock, quietMs, type CollectorState } from "./state.js";
 import { styleCache, type StyleOf } from "./style-cache.js";
-import { clip, shortText, squash, withTextCache } from "./text.js";
+import { clip, flat, shortText, squash, withTextCache } from "./text.js";
 import type { CollectOptions, CollectResult } from "./types.js";
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
@@ -224,6 +224,8 @@ function stylesOf(cs: CSSStyleDeclaration, cursor: string, position: string, nea
   };
 }
 
+const flatOrNull = (s: string | null): string | null => (s === null ? null : flat(s));
+
 function putIf(attrs: Record<string, string | null>, k: string, v: string | null | undefined): void {
   if (v !== null && v !== undefined && v !== "") attrs[k] = v;
 }
@@ -268,7 +270,7 @@ function emit(
     if (sensitive) {
       redacted = "true";
       if (v.length >= 3) ctx.secrets.push(v);
-    } else value = clip(v, VALUE_MAX);
+    } else value = flat(clip(v, VALUE_MAX));
   }
   let text: string;
   if (isInput) text = inputType && TEXT_INPUT_BUTTONS.has(inputType) ? squash((el as HTMLInputElement).value || (has & Attr.Alt ? el.getAttribute("alt") : "") || "") : "";
@@ -278,10 +280,11 @@ function emit(
     const opt = sel.selectedIndex >= 0 ? sel.options[sel.selectedIndex] : null;
     text = opt ? squash(opt.text) : "";
   } else text = shortText(el, ctx.textMax);
+  text = flat(text);
 
   if (ctx.prof) tp = lap(ctx.prof, "text", tp);
   // Candidates reach emit() only when displayed and visible (isVisible()).
-  const name = clip(nameOf(el, role, ctx.names, true, has), 300);
+  const name = flat(clip(nameOf(el, role, ctx.names, true, has), 300));
   if (ctx.prof) tp = lap(ctx.prof, "name", tp);
   const isToggle = inputType === "checkbox" || inputType === "radio";
   const nativeDisabled = (el as HTMLButtonElement).disabled;
@@ -296,8 +299,8 @@ function emit(
   attrs.accessible_name = name;
   if (has & Attr.Href) putIf(attrs, "href", tag === "a" || tag === "area" ? ctx.hrefs.resolve(el as HTMLAnchorElement) : el.getAttribute("href"));
   // Labels matter for fields; for other controls only when they have no words of their own.
-  if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) putIf(attrs, "nearby_text", nearbyText(el));
-  if (kind === Kind.Interactive && (role === "button" || role === "link") && (text || name)) putIf(attrs, "context_text", contextText(el, text || name));
+  if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) putIf(attrs, "nearby_text", flatOrNull(nearbyText(el)));
+  if (kind === Kind.Interactive && (role === "button" || role === "link") && (text || name)) putIf(attrs, "context_text", flatOrNull(contextText(el, text || name)));
   if (has & Attr.Name) putIf(attrs, "name", el.getAttribute("name"));
   putIf(attrs, "input_type", inputType);
   if (value !== null) attrs.value = value;
@@ -318,7 +321,7 @@ function emit(
   }
   if (ctx.prof) tp = lap(ctx.prof, "attrs", tp);
   const cls = has & Attr.Class ? el.getAttribute("class") : null;
-  if (cls) attrs.class_name = clip(cls.trim(), 100);
+  if (cls) attrs.class_name = flat(clip(cls.trim(), 100));
   // Sightline additions, only when they carry something.
   if (scan.handler) attrs.has_click_handler = "true";
   if (kind === Kind.Interactive && cursor === "pointer") attrs.is_clickable = "true";
@@ -347,7 +350,8 @@ function emit(
     center_x: r1(cx),
     center_y: r1(cy),
     doc_y: r1(cy + ctx.scrollY),
-    group_key: `${inh.container}|${role}${inh.sequence ? "" : `|x${Math.round(x / 16)}`}`,
+    // Joined, not concatenated: a flat string (see flat()).
+    group_key: inh.sequence ? [inh.container, role].join("|") : [inh.container, role, `x${Math.round(x / 16)}`].join("|"),
   };
   if (ctx.prof) lap(ctx.prof, "rest", tp);
   f.out.push(raw);
@@ -360,7 +364,7 @@ function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, parent:
   const attrs = raw.attributes as Record<string, string | null>;
   attrs.role = attrs.role === "generic" ? "iframe" : attrs.role;
   const src = iframe.getAttribute("src");
-  if (src) attrs.iframe_src = clip(iframe.src || src, 300);
+  if (src) attrs.iframe_src = flat(clip(iframe.src || src, 300));
   let doc: Document | null = null;
   try {
     doc = iframe.contentDocument;

@@ -47,7 +47,7 @@ export function hrefResolver(): HrefResolver {
         d = { prefix: prefixOf(doc), seen: new Map() };
         docs.set(doc, d);
       }
-      if (d.prefix !== null && PLAIN_PATH.test(raw) && !DOT_SEGMENT.test(raw)) return d.prefix + raw;
+      if (d.prefix !== null && PLAIN_PATH.test(raw) && !DOT_SEGMENT.test(raw)) return [d.prefix, raw].join(""); // a flat string (text.ts flat())
       let out = d.seen.get(raw);
       if (out === undefined) {
         out = el.href || raw;

@@ -14,6 +14,16 @@ export function squash(s: string): string {
   return NEEDS_SQUASH.test(s) ? s.replace(WS_RUN, " ").trim() : s.trim();
 }
 
+/**
+ * The same string, flat. V8 keeps a concatenation as a rope and a trim or slice as a view of
+ * its source (for 13+ characters); JSON.stringify's fast path takes only flat strings, and a
+ * single rope or view anywhere in a snapshot sends the whole body down the slow path (about
+ * 3x slower on a 5,000-element page). A join of two or more parts always builds a flat copy.
+ */
+export function flat(s: string): string {
+  return s.length < 13 ? s : [s.slice(0, 1), s.slice(1)].join("");
+}
+
 export function clip(s: string, max: number): string {
   return s.length <= max ? s : `${s.slice(0, Math.max(0, max - 1)).trimEnd()}…`;
 }
