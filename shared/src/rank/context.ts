@@ -19,13 +19,14 @@ export const CONTEXT_FEATURES = [
   "header_band", // small element in the page's top band (site chrome: logo, nav, site search)
   "site_scope", // its label names a site ("Search example.com", "Search this site")
   "entry_no_value", // a field, but the goal carries nothing to type into it
-  "text_in_goal", // the element's whole label occurs in the goal as a phrase
+  "text_in_goal", // a clickable control's whole label occurs in the goal as a phrase
   "verb_label", // the goal's verb (or a UI synonym: find ~ search) is a word of the element's label
 ] as const;
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const DOMAIN = /\b[a-z0-9-]+\.(com|org|net|io|co|gov|edu|info|biz|[a-z]{2})\b/;
 const SITE_WORDS = /\b(site|website)\b/;
+const CLICKISH = new Set(["button", "link", "tab", "menuitem", "option", "checkbox", "radio", "switch", "combobox"]);
 
 function containsPhrase(hay: string, needle: string): boolean {
   if (!needle) return false;
@@ -46,6 +47,9 @@ function containsPhrase(hay: string, needle: string): boolean {
 export function computeContextFeatures(intent: Intent, cands: Candidate[], rows: Float64Array[], col0: number, lex: readonly number[]): void {
   const n = cands.length;
   const [COV, NUM, SUP, SUBMIT, AREA, UNIQUE, HEADER, SITE, NOVAL, INGOAL, VERB] = CONTEXT_FEATURES.map((_, i) => col0 + i);
+  // A value to enter: a date, number or quoted text, or a capitalised name after the first word
+  // ("I'm leaving from Paris").
+  const valueLike = intent.hasValue || /\s(?!I\b|I')\p{Lu}\p{Ll}/u.test(intent.raw);
   const verbStems = intent.verbStem ? [intent.verbStem, ...synonymStems(intent.verbStem)] : [];
   // Page chrome: the top band of the page, at most 80 px and a tenth of the page's extent (a
   // small widget's content also starts near the top).
@@ -101,9 +105,11 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
     const label = normalize(`${own} ${str(a.placeholder)} ${e.nearby_text ?? ""}`);
     r[SITE] = DOMAIN.test(label) || SITE_WORDS.test(label) ? 1 : 0;
     // "Make it a return flight": a field, but nothing to type and no typing verb.
-    r[NOVAL] = entry && !intent.hasValue && intent.verb !== "type" ? 1 : 0;
+    r[NOVAL] = entry && !valueLike && intent.verb !== "type" ? 1 : 0;
     const ownNorm = normalize(own).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
-    r[INGOAL] = ownNorm && containsPhrase(goalNorm, ownNorm) ? 1 : 0;
+    // Only for controls one clicks: a static label repeating the goal's words is not the target,
+    // and a field's label in the goal is already weighed (nearby_control).
+    r[INGOAL] = ownNorm && !entry && (e.visual_cues?.is_clickable || CLICKISH.has(e.role)) && containsPhrase(goalNorm, ownNorm) ? 1 : 0;
     if (verbStems.length) {
       for (const t of tokens(own)) if (verbStems.includes(stem(t))) r[VERB] = 1;
     }
