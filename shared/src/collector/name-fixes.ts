@@ -14,7 +14,9 @@ export interface NameCtx {
 }
 
 const ASCII_WS = /[\t\n\f\r ]+/g;
-export const asciiNorm = (s: string): string => s.replace(ASCII_WS, " ").replace(/^ | $/g, "");
+/** What asciiNorm() would change: ASCII whitespace other than a single inner space. */
+const NEEDS_ASCII_NORM = /[\t\n\f\r]| {2}|^ | $/;
+export const asciiNorm = (s: string): string => (NEEDS_ASCII_NORM.test(s) ? s.replace(ASCII_WS, " ").replace(/^ | $/g, "") : s);
 
 function isHiddenEl(el: Element, style: StyleOf): boolean {
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
