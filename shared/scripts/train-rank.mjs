@@ -31,6 +31,7 @@ const doEval = !args.includes("--no-eval");
 const LAMBDA = Number(opt("lambda", "0.05"));
 const ITERS = Number(opt("iters", "120"));
 const BALANCE = opt("balance", "task");
+const SCALE_FLOOR = Number(opt("scale-floor", "0.1"));
 const F = ALL_FEATURES.length;
 // --show TASK,TASK: print those tasks' held-out misses (goal, gold, the model's top 3).
 const SHOW = opt("show", null)?.split(",") ?? null;
@@ -95,7 +96,9 @@ function standardizer(cs) {
   for (let j = 0; j < F; j++) {
     mean[j] /= n;
     const v = sq[j] / n - mean[j] * mean[j];
-    scale[j] = v > 1e-12 ? Math.sqrt(v) : 1;
+    // Floor: a rare binary feature (std 0.02) would otherwise get a huge raw weight for a small
+    // standardized one, beyond what the L2 pull towards the heuristic can hold back.
+    scale[j] = v > 1e-12 ? Math.max(SCALE_FLOOR, Math.sqrt(v)) : 1;
   }
   return { mean, scale };
 }
@@ -276,6 +279,7 @@ const model = {
     lambda: LAMBDA,
     iterations: ITERS,
     balance: BALANCE,
+    scale_floor: SCALE_FLOOR,
     sources: Object.fromEntries([...new Set(cases.map((c) => c.source))].map((s) => [s, cases.filter((c) => c.source === s).length])),
     training_fit: full,
     ...evalReport,
