@@ -1,7 +1,7 @@
 // The collector's shortcuts give the answers of the long way round: link targets as the
 // browser resolves them, aria-label names as the full accessible-name algorithm gives them,
-// text that does not depend on which element was read first, and a second collect() (caches
-// warm) equal to the first.
+// style rules found through one query for all selectors, text that does not depend on which
+// element was read first, and a second collect() (caches warm) equal to the first.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Page } from "playwright-core";
 import type { StaticServer } from "../support/static-server.js";
@@ -50,6 +50,13 @@ it("names an element by its aria-label as the full algorithm does", async () => 
   }
   expect(byDomId(body, "n2a")!.attributes!.accessible_name).toBe("Save now");
   expect(byDomId(body, "n4a")!.attributes!.accessible_name).toBe("Quantity of items");
+});
+
+it("finds hover-only pointers and generated text from the style rules, past an invalid selector", async () => {
+  const body = await collectIn(page);
+  expect(byDomId(body, "r-tile")!.attributes!.cursor_on_hover).toBe("pointer");
+  expect(byDomId(body, "r-plain")).toBeUndefined();
+  expect(byDomId(body, "r-close")!.attributes!.accessible_name).toBe("Close");
 });
 
 it("reads text the same whichever element is read first", async () => {
