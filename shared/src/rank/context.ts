@@ -26,7 +26,17 @@ export const CONTEXT_FEATURES = [
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
 const DOMAIN = /\b[a-z0-9-]+\.(com|org|net|io|co|gov|edu|info|biz|[a-z]{2})\b/;
 const SITE_WORDS = /\b(site|website)\b/;
+const MAYBE_SITE = /[.．]|site/i;
 const CLICKISH = new Set(["button", "link", "tab", "menuitem", "option", "checkbox", "radio", "switch", "combobox"]);
+
+const clickable = (e: Candidate["element"]): boolean => !!e.visual_cues?.is_clickable || e.role === "button" || e.role === "link";
+
+const ASCII = /^[\x00-\x7f]*$/;
+/** Lower-cased letters/digits runs joined by single spaces. */
+function words(s: string): string {
+  const t = normalize(s);
+  return (ASCII.test(t) ? t.replace(/[^a-z0-9]+/g, " ") : t.replace(/[^\p{L}\p{N}]+/gu, " ")).trim();
+}
 
 function containsPhrase(hay: string, needle: string): boolean {
   if (!needle) return false;
@@ -56,12 +66,13 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
   let extent = 1;
   for (const c of cands) extent = Math.max(extent, (c.element.doc_y ?? c.element.bbox.y) + c.element.bbox.height / 2);
   const band = Math.min(80, extent / 10);
-  // Look-alikes: same role and the same label once digits are dropped.
-  const shape = cands.map((c) => `${c.element.role}|${normalize(c.element.text || c.element.name || "").replace(/[\d.,$€£¥]+/g, "#")}`);
+  // Look-alikes: same role and the same label once digits are dropped. Only controls one clicks
+  // can be look-alikes (the card features below are for them alone).
+  const shape = cands.map((c) => (clickable(c.element) ? `${c.element.role}|${normalize(c.element.text || c.element.name || "").replace(/[\d.,$€£¥]+/g, "#")}` : ""));
   const shapeCount = new Map<string, number>();
-  for (const k of shape) shapeCount.set(k, (shapeCount.get(k) ?? 0) + 1);
+  for (const k of shape) if (k) shapeCount.set(k, (shapeCount.get(k) ?? 0) + 1);
   const goalStems = intent.words.map((w) => w.stem);
-  const goalNorm = ` ${normalize(intent.raw).replace(/[^\p{L}\p{N}]+/gu, " ")} `;
+  const goalNorm = ` ${words(intent.raw)} `;
   let bestLex = 0;
   for (const v of lex) bestLex = Math.max(bestLex, v);
   let tied = 0;
@@ -81,7 +92,7 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
     const ctx = str(a.context_text);
     const entry = isEntry(e);
     const own = e.text || e.name || str(a.aria_label) || str(a.placeholder) || str(a.title);
-    const lookalike = (shapeCount.get(shape[i]) ?? 0) > 1;
+    const lookalike = shape[i] !== "" && (shapeCount.get(shape[i]) ?? 0) > 1;
     if (ctx && lookalike) {
       const ctxToks = tokens(ctx);
       if (goalStems.length) {
@@ -92,7 +103,7 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
       }
       for (const num of intent.numbers) if (ctxToks.includes(num)) r[NUM] = 1;
     }
-    if (parse && lookalike && !entry && (e.visual_cues?.is_clickable || e.role === "button" || e.role === "link")) {
+    if (parse && lookalike && !entry) {
       const v = parse(`${e.text} ${e.nearby_text ?? ""}`) ?? (ctx ? parse(ctx) : null);
       if (v !== null && Number.isFinite(v)) supValues.push([i, v]);
     }
@@ -102,14 +113,20 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
     r[UNIQUE] = bestLex > 0 && lex[i] >= bestLex - 1e-9 ? 1 / tied : 0;
     const top = e.doc_y !== null && e.doc_y !== undefined ? e.doc_y - e.bbox.height / 2 : e.bbox.y;
     r[HEADER] = top < band && e.bbox.height < 60 ? 1 : 0;
-    const label = normalize(`${own} ${str(a.placeholder)} ${e.nearby_text ?? ""}`);
-    r[SITE] = DOMAIN.test(label) || SITE_WORDS.test(label) ? 1 : 0;
+    const placeholder = str(a.placeholder), nearby = e.nearby_text ?? "";
+    // Cheap substring checks first: most labels have neither a dot nor "site".
+    if (MAYBE_SITE.test(own) || MAYBE_SITE.test(placeholder) || MAYBE_SITE.test(nearby)) {
+      const label = normalize(`${own} ${placeholder} ${nearby}`);
+      r[SITE] = DOMAIN.test(label) || SITE_WORDS.test(label) ? 1 : 0;
+    }
     // "Make it a return flight": a field, but nothing to type and no typing verb.
     r[NOVAL] = entry && !valueLike && intent.verb !== "type" ? 1 : 0;
-    const ownNorm = normalize(own).replace(/[^\p{L}\p{N}]+/gu, " ").trim();
     // Only for controls one clicks: a static label repeating the goal's words is not the target,
     // and a field's label in the goal is already weighed (nearby_control).
-    r[INGOAL] = ownNorm && !entry && (e.visual_cues?.is_clickable || CLICKISH.has(e.role)) && containsPhrase(goalNorm, ownNorm) ? 1 : 0;
+    if (own && !entry && (e.visual_cues?.is_clickable || CLICKISH.has(e.role))) {
+      const ownNorm = words(own);
+      r[INGOAL] = ownNorm && containsPhrase(goalNorm, ownNorm) ? 1 : 0;
+    }
     if (verbStems.length) {
       for (const t of tokens(own)) if (verbStems.includes(stem(t))) r[VERB] = 1;
     }
