@@ -21,6 +21,7 @@ export const CONTEXT_FEATURES = [
   "entry_no_value", // a field, but the goal carries nothing to type into it
   "text_in_goal", // a clickable control's whole label occurs in the goal as a phrase
   "verb_label", // the goal's verb (or a UI synonym: find ~ search) is a word of the element's label
+  "container", // a static element whose box holds other candidates (a landmark, card or list that repeats their text)
 ] as const;
 
 const str = (v: unknown): string => (typeof v === "string" ? v : "");
@@ -36,6 +37,19 @@ const ASCII = /^[\x00-\x7f]*$/;
 function words(s: string): string {
   const t = normalize(s);
   return (ASCII.test(t) ? t.replace(/[^a-z0-9]+/g, " ") : t.replace(/[^\p{L}\p{N}]+/gu, " ")).trim();
+}
+
+/** How many other candidates have their centre inside this element's box. */
+function holds(i: number, cands: Candidate[]): number {
+  const b = cands[i].element.bbox;
+  let k = 0;
+  for (let j = 0; j < cands.length; j++) {
+    if (j === i) continue;
+    const o = cands[j].element.bbox;
+    const cx = o.x + o.width / 2, cy = o.y + o.height / 2;
+    if (cx > b.x && cx < b.x + b.width && cy > b.y && cy < b.y + b.height) k++;
+  }
+  return k;
 }
 
 function containsPhrase(hay: string, needle: string): boolean {
@@ -56,7 +70,7 @@ function containsPhrase(hay: string, needle: string): boolean {
  */
 export function computeContextFeatures(intent: Intent, cands: Candidate[], rows: Float64Array[], col0: number, lex: readonly number[]): void {
   const n = cands.length;
-  const [COV, NUM, SUP, SUBMIT, AREA, UNIQUE, HEADER, SITE, NOVAL, INGOAL, VERB] = CONTEXT_FEATURES.map((_, i) => col0 + i);
+  const [COV, NUM, SUP, SUBMIT, AREA, UNIQUE, HEADER, SITE, NOVAL, INGOAL, VERB, CONTAINER] = CONTEXT_FEATURES.map((_, i) => col0 + i);
   // A value to enter: a date, number or quoted text, or a capitalised name after the first word
   // ("I'm leaving from Paris").
   const valueLike = intent.hasValue || /\s(?!I\b|I')\p{Lu}\p{Ll}/u.test(intent.raw);
@@ -130,6 +144,8 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
     if (verbStems.length) {
       for (const t of tokens(own)) if (verbStems.includes(stem(t))) r[VERB] = 1;
     }
+    // Only static elements that carry some of the goal's words are checked (few per page).
+    if (lex[i] > 0 && !entry && !clickable(e)) r[CONTAINER] = Math.min(1, holds(i, cands) / 3);
   }
   if (sup && supValues.length >= 2) {
     let best = supValues[0][1];
