@@ -121,7 +121,12 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   // is not "none" and need not be read (display matters further only for non-candidates).
   let visible = kind !== Kind.None ? checkVisible(el) : null;
   let display = "";
-  if (visible !== true) {
+  // display matters for what is under the element; a non-candidate with no element children
+  // needs it only for the nested-pointer test below (read there). Left unread, a display:none
+  // leaf still ends unseen: zero box, checkVisibility() false, no descendants, and (not being a
+  // group container) no id taken.
+  const leaf = kind === Kind.None && el.firstElementChild === null && el.shadowRoot === null && !GROUP_TAGS.has(tag);
+  if (visible !== true && !leaf) {
     display = cs.display;
     if (display === "none") return; // nothing under it can be seen
   }
@@ -140,7 +145,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   let rawArea = 0;
   let emitted: RawElement | null = null;
 
-  if (kind === Kind.None && pointer && inh.parentPointer && inh.interactiveArea > 0 && display !== "inline") {
+  if (kind === Kind.None && pointer && inh.parentPointer && inh.interactiveArea > 0 && (display || (display = cs.display)) !== "inline") {
     // Nested pointer element inside a clickable region: an icon or a sub-control when it is
     // clearly smaller than the region (at most half its area).
     const r = el.getBoundingClientRect();
@@ -189,16 +194,27 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   visitChildren(el, ctx, f, next);
 }
 
-const VISIBILITY_OPTIONS = { opacityProperty: true, visibilityProperty: true, checkOpacity: true, checkVisibilityCSS: true };
+// checkOpacity/checkVisibilityCSS only: opacityProperty/visibilityProperty are their aliases,
+// and every key given costs a property read when the browser converts the options.
+const VISIBILITY_OPTIONS = { checkOpacity: true, checkVisibilityCSS: true };
 
-type Checkable = Element & { checkVisibility?: (o: object) => boolean };
+type CheckVisibility = (this: Element, o: object) => boolean;
+/**
+ * The browser's checkVisibility, looked up once: `el.checkVisibility` on elements of many
+ * classes is a megamorphic lookup per call. The same native function accepts elements of
+ * same-origin frames.
+ */
+const CHECK_VISIBILITY: CheckVisibility | null =
+  typeof Element !== "undefined" && typeof (Element.prototype as { checkVisibility?: unknown }).checkVisibility === "function"
+    ? ((Element.prototype as unknown as { checkVisibility: CheckVisibility }).checkVisibility)
+    : null;
 
 /**
  * checkVisibility() where the browser has it (rendered, not visibility:hidden, not
  * transparent itself or through an ancestor); null where it does not.
  */
 function checkVisible(el: Element): boolean | null {
-  return (el as Checkable).checkVisibility ? (el as Checkable).checkVisibility!(VISIBILITY_OPTIONS) : null;
+  return CHECK_VISIBILITY ? CHECK_VISIBILITY.call(el, VISIBILITY_OPTIONS) : null;
 }
 
 /** Not visibility:hidden, not transparent (itself or an ancestor), rendered. */
@@ -212,10 +228,13 @@ function isVisible(el: Element, cs: CSSStyleDeclaration): boolean {
  */
 function stylesOf(cs: CSSStyleDeclaration, cursor: string, position: string, near: boolean): RawElement["styles"] {
   // z-index only applies to positioned boxes (and flex/grid items, rare for controls).
-  const base = { z_index: position === "static" ? "auto" : cs.zIndex, cursor, position };
-  if (!near) return base;
+  const z_index = position === "static" ? "auto" : cs.zIndex;
+  if (!near) return { z_index, cursor, position };
+  // One literal, not a spread of the short form (one allocation, no property copying).
   return {
-    ...base,
+    z_index,
+    cursor,
+    position,
     background_color: cs.backgroundColor,
     color: cs.color,
     font_size: cs.fontSize,
@@ -260,8 +279,10 @@ function emit(
   const has = scan.has;
   const role = roleOf(el, has);
   if (ctx.prof) tp = lap(ctx.prof, "role", tp);
-  const sensitive = isSensitiveField(el);
   const isInput = tag === "input";
+  const sensitive =
+    (isInput || tag === "textarea") &&
+    isSensitiveField(el, { type: (has & Attr.Type) !== 0, autocomplete: (has & Attr.Autocomplete) !== 0, name: (has & Attr.Name) !== 0, id: (has & Attr.Id) !== 0 });
   const inputType = isInput ? (el as HTMLInputElement).type : null;
   let value: string | null = null;
   let redacted: string | null = null;

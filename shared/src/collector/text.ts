@@ -37,7 +37,8 @@ export function clip(s: string, max: number): string {
 interface TextEntry {
   raw: string;
   nodes: number;
-  squashed: string;
+  /** squash(raw), computed on first use (entries stored for sub-elements may never be read). */
+  squashed: string | null;
 }
 
 let cache: Map<Node, TextEntry> | null = null;
@@ -53,42 +54,71 @@ export function withTextCache<T>(fn: () => T): T {
   }
 }
 
+// State of the read in progress (module-level rather than a closure per call: shortText() runs
+// for thousands of elements per collect()).
+let out = "";
+let budget = 0;
+let visited = 0;
+let cap = 0;
+
+function walk(node: Node): boolean {
+  for (let c = node.firstChild; c; c = c.nextSibling) {
+    visited++;
+    if (--budget < 0) return false;
+    const type = c.nodeType;
+    if (type === 3) {
+      const v = c.nodeValue;
+      if (v) {
+        out += v;
+        if (out.length > cap) return false;
+      }
+    } else if (type === 1) {
+      const el = c as Element;
+      if (SKIP_TEXT_TAGS.has(el.localName)) continue;
+      if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") continue;
+      // Block-ish boundaries become spaces so "Foo</div><div>Bar" does not read "FooBar".
+      out += " ";
+      const start = out.length;
+      const seen = visited;
+      if (!walk(el)) return false;
+      // A sub-element read to its end is exactly what a read of that element alone would
+      // give (same nodes, same order, a subset of this read's budget and characters): kept, so
+      // the link or button inside a card just read is not walked again.
+      if (cache && out.length > start && !cache.has(el)) cache.set(el, { raw: out.slice(start), nodes: visited - seen, squashed: null });
+      out += " ";
+    }
+  }
+  return true;
+}
+
 /**
  * Visible-ish text of an element: text nodes in document order, skipping script/style and
  * subtrees marked `hidden`/`aria-hidden`, until `max` characters or `nodeBudget` nodes.
  */
 export function shortText(root: Node, max = 200, nodeBudget = 400): string {
+  const c = cap;
+  const limit = max * 2 + 20;
   const cached = cache?.get(root);
-  if (cached && cached.nodes <= nodeBudget && cached.raw.length <= max * 2 + 20) return clip(cached.squashed, max);
-  let out = "";
-  let budget = nodeBudget;
-  let visited = 0;
-  const cap = max * 2 + 20;
-  const visit = (node: Node): boolean => {
-    for (let c = node.firstChild; c; c = c.nextSibling) {
-      visited++;
-      if (--budget < 0) return false;
-      const type = c.nodeType;
-      if (type === 3) {
-        const v = c.nodeValue;
-        if (v) {
-          out += v;
-          if (out.length > cap) return false;
-        }
-      } else if (type === 1) {
-        const el = c as Element;
-        if (SKIP_TEXT_TAGS.has(el.localName)) continue;
-        if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") continue;
-        // Block-ish boundaries become spaces so "Foo</div><div>Bar" does not read "FooBar".
-        out += " ";
-        if (!visit(el)) return false;
-        out += " ";
-      }
-    }
-    return true;
-  };
-  const complete = visit(root);
-  const squashed = squash(out);
-  if (complete && cache) cache.set(root, { raw: out, nodes: visited, squashed });
+  if (cached && cached.nodes <= nodeBudget && cached.raw.length <= limit) {
+    if (cached.squashed === null) cached.squashed = squash(cached.raw);
+    return clip(cached.squashed, max);
+  }
+  // Reads do not nest today, but keep the outer read's state safe if one ever does.
+  const o = out;
+  const b = budget;
+  const v = visited;
+  out = "";
+  budget = nodeBudget;
+  visited = 0;
+  cap = limit;
+  const complete = walk(root);
+  const raw = out;
+  const nodes = visited;
+  out = o;
+  budget = b;
+  visited = v;
+  cap = c;
+  const squashed = squash(raw);
+  if (complete && cache) cache.set(root, { raw, nodes, squashed });
   return clip(squashed, max);
 }
