@@ -39,15 +39,44 @@ function words(s: string): string {
   return (ASCII.test(t) ? t.replace(/[^a-z0-9]+/g, " ") : t.replace(/[^\p{L}\p{N}]+/gu, " ")).trim();
 }
 
-/** How many other candidates have their centre inside this element's box. */
-function holds(i: number, cands: Candidate[]): number {
+/**
+ * Candidate centres sorted by y, so "which centres fall inside this box" is a binary search and
+ * a scan of the box's rows, not a pass over every candidate (a page can have thousands).
+ */
+interface Centres {
+  ys: Float64Array;
+  xs: Float64Array;
+  ids: Int32Array;
+}
+
+function centresOf(cands: Candidate[]): Centres {
+  const n = cands.length;
+  const order = Array.from({ length: n }, (_, i) => i);
+  const cy = (i: number) => cands[i].element.bbox.y + cands[i].element.bbox.height / 2;
+  order.sort((a, b) => cy(a) - cy(b));
+  const ys = new Float64Array(n), xs = new Float64Array(n), ids = new Int32Array(n);
+  order.forEach((ci, k) => {
+    const b = cands[ci].element.bbox;
+    ys[k] = b.y + b.height / 2;
+    xs[k] = b.x + b.width / 2;
+    ids[k] = ci;
+  });
+  return { ys, xs, ids };
+}
+
+/** How many other candidates (at most `cap`) have their centre strictly inside candidate i's box. */
+function holds(i: number, cands: Candidate[], c: Centres, cap: number): number {
   const b = cands[i].element.bbox;
+  const y0 = b.y, y1 = b.y + b.height, x0 = b.x, x1 = b.x + b.width;
+  let lo = 0, hi = c.ys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (c.ys[mid] <= y0) lo = mid + 1;
+    else hi = mid;
+  }
   let k = 0;
-  for (let j = 0; j < cands.length; j++) {
-    if (j === i) continue;
-    const o = cands[j].element.bbox;
-    const cx = o.x + o.width / 2, cy = o.y + o.height / 2;
-    if (cx > b.x && cx < b.x + b.width && cy > b.y && cy < b.y + b.height) k++;
+  for (let j = lo; j < c.ys.length && c.ys[j] < y1; j++) {
+    if (c.ids[j] !== i && c.xs[j] > x0 && c.xs[j] < x1 && ++k >= cap) break;
   }
   return k;
 }
@@ -98,6 +127,7 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
   const sup = intent.superlative;
   const parse = sup ? (sup.of === "price" ? parsePrice : sup.of === "duration" ? parseDuration : parseNumber) : null;
   const supValues: [number, number][] = [];
+  let centres: Centres | null = null;
 
   for (let i = 0; i < n; i++) {
     const { element: e, raw } = cands[i];
@@ -145,7 +175,7 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
       for (const t of tokens(own)) if (verbStems.includes(stem(t))) r[VERB] = 1;
     }
     // Only static elements that carry some of the goal's words are checked (few per page).
-    if (lex[i] > 0 && !entry && !clickable(e)) r[CONTAINER] = Math.min(1, holds(i, cands) / 3);
+    if (lex[i] > 0 && !entry && !clickable(e)) r[CONTAINER] = holds(i, cands, (centres ??= centresOf(cands)), 3) / 3;
   }
   if (sup && supValues.length >= 2) {
     let best = supValues[0][1];
