@@ -27,6 +27,7 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => stop("SIGINT"));
   process.on("SIGTERM", () => stop("SIGTERM"));
   server = await startServer();
+  server.warmUp();
   const { config, logger } = server;
   logger.info({ origin: server.origin, data_dir: config.dataDir }, "listening");
 
