@@ -60,12 +60,12 @@ interface Fields {
   primaryToks: string[];
   primaryStems: string[];
   nearby: string;
-  nearbyToks: string[];
+  nearbyToks: readonly string[];
   nearbyStems: string[];
   attrToks: string[];
   attrStems: string[];
   idRaw: string;
-  ownWords: string[];
+  ownWords: readonly string[];
 }
 
 function fieldsOf(c: Candidate): Fields {

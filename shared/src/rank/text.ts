@@ -14,8 +14,23 @@ export function normalize(s: string): string {
 /** Word tokens: letters/digits runs; camelCase and snake/dot names split ("travelDate" → travel, date). */
 const ASCII = /^[\x00-\x7f]*$/;
 const UPPER_AFTER_LOWER = /[a-z][A-Z]/;
-export function tokens(s: string | null | undefined): string[] {
-  if (!s) return [];
+const NO_TOKENS: readonly string[] = Object.freeze([]);
+const tokenCache = new Map<string, readonly string[]>();
+/**
+ * Memoized: the same labels, hrefs and nearby texts come back in every candidate list of a page
+ * and in every snapshot an agent takes of it. The arrays are shared, hence frozen (read-only).
+ */
+export function tokens(s: string | null | undefined): readonly string[] {
+  if (!s) return NO_TOKENS;
+  let t = tokenCache.get(s);
+  if (t === undefined) {
+    t = Object.freeze(tokenize(s));
+    if (tokenCache.size > 50_000) tokenCache.clear();
+    tokenCache.set(s, t);
+  }
+  return t;
+}
+function tokenize(s: string): string[] {
   const split = UPPER_AFTER_LOWER.test(s) ? s.replace(/([a-z])([A-Z])/g, "$1 $2") : s;
   // Plain ASCII needs no NFKC (the common case, and the costly step).
   if (ASCII.test(split)) return split.toLowerCase().match(/[a-z0-9]+/g) ?? [];
