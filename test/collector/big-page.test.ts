@@ -1,23 +1,12 @@
 // The 5,000-element generated page: everything collected (rows below the fold included),
 // one JSON string out of the page, occlusion only where boxes can overlap.
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import type { StaticServer } from "../support/static-server.js";
-import { openFixturePage, type FixturePage, collectIn, flatten } from "./support.js";
+import { expect, it } from "vitest";
+import { useFixturePage, collectIn, flatten } from "./support.js";
 
-let fixture: FixturePage;
-let server: StaticServer;
-let page: Page;
-
-beforeAll(async () => {
-  fixture = await openFixturePage();
-  ({ server, page } = fixture);
-  await page.goto(server.url("/collector/big.html"));
-});
-afterAll(() => fixture?.close());
+const fx = useFixturePage("/collector/big.html");
 
 it("collects every row of a 5,000-element page with its shadow rows, in view or not", async () => {
-  const body = await collectIn(page);
+  const body = await collectIn(fx.page);
   expect(body.client_metrics.node_count).toBeGreaterThanOrEqual(5000);
   const all = flatten(body.raw_elements);
   const buttons = all.filter((e) => e.tag === "button");

@@ -1,31 +1,21 @@
 // collect() in real Chromium on fixture pages: candidates, roles and names, boxes, hidden
 // elements, occlusion, modal, privacy, stable ids, captcha, quiet_ms, SVG shapes.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import type { StaticServer } from "../support/static-server.js";
+import { describe, expect, it } from "vitest";
 import { SnapshotRequestSchema } from "@sightline/shared/contract";
-import { openFixturePage, type FixturePage, boxOf, byDomId, collectIn, flatten } from "./support.js";
+import { useFixturePage, boxOf, byDomId, collectIn, flatten } from "./support.js";
 
-let fixture: FixturePage;
-let server: StaticServer;
-let page: Page;
-
-beforeAll(async () => {
-  fixture = await openFixturePage();
-  ({ server, page } = fixture);
-});
-afterAll(() => fixture?.close());
+const fx = useFixturePage();
 
 async function open(path: string) {
-  await page.goto(server.url(path));
+  await fx.page.goto(fx.server.url(path));
 }
 
 describe("collect() on a form", () => {
   it("returns a valid /v1/snapshot body with the controls, their roles, names and values", async () => {
     await open("/collector/form.html");
-    const body = await collectIn(page);
+    const body = await collectIn(fx.page);
     expect(SnapshotRequestSchema.safeParse(body).success).toBe(true);
-    expect(body.url).toBe(server.url("/collector/form.html"));
+    expect(body.url).toBe(fx.server.url("/collector/form.html"));
     expect(body.viewport).toEqual({ width: 1280, height: 900 });
 
     const email = byDomId(body, "email")!;
@@ -48,7 +38,7 @@ describe("collect() on a form", () => {
     expect(byDomId(body, "submit")!.attributes).toMatchObject({ role: "button", aria_label: "Create account", type_: "submit" });
     expect(byDomId(body, "submit")!.text).toBe("Create account");
     expect(byDomId(body, "later")!.attributes!.disabled).toBe("true");
-    expect(byDomId(body, "help")!.attributes!.href).toBe(server.url("/help"));
+    expect(byDomId(body, "help")!.attributes!.href).toBe(fx.server.url("/help"));
     expect(byDomId(body, "editor")!.attributes!.contenteditable).toBe("true");
     expect(byDomId(body, "clicky")!.attributes!.has_click_handler).toBe("true");
     expect(byDomId(body, "pointer")!.styles!.cursor).toBe("pointer");
@@ -63,13 +53,13 @@ describe("collect() on a form", () => {
 
   it("reports boxes in viewport coordinates with centre, doc_y and scroll_y", async () => {
     await open("/collector/form.html");
-    await page.evaluate(() => {
+    await fx.page.evaluate(() => {
       document.body.style.height = "3000px";
       window.scrollTo(0, 40);
     });
-    const body = await collectIn(page);
+    const body = await collectIn(fx.page);
     const submit = byDomId(body, "submit")!;
-    const live = await boxOf(page, "#submit");
+    const live = await boxOf(fx.page, "#submit");
     expect(submit.rect.x).toBeCloseTo(live.x, 0);
     expect(submit.rect.y).toBeCloseTo(live.y, 0);
     expect(submit.rect.width).toBeCloseTo(live.width, 0);
@@ -82,14 +72,14 @@ describe("collect() on a form", () => {
 
   it("keeps ids stable across calls and gives new nodes new ids", async () => {
     await open("/collector/form.html");
-    const a = await collectIn(page);
-    await page.evaluate(() => {
+    const a = await collectIn(fx.page);
+    await fx.page.evaluate(() => {
       const b = document.createElement("button");
       b.id = "added";
       b.textContent = "Added";
       document.body.prepend(b);
     });
-    const b = await collectIn(page);
+    const b = await collectIn(fx.page);
     for (const id of ["email", "submit", "help", "country"]) expect(byDomId(b, id)!.id).toBe(byDomId(a, id)!.id);
     const added = byDomId(b, "added")!;
     expect(a.raw_elements.map((e) => e.id)).not.toContain(added.id);
@@ -99,7 +89,7 @@ describe("collect() on a form", () => {
 describe("visibility", () => {
   it("skips display:none, visibility:hidden, zero-size and transparent elements", async () => {
     await open("/collector/hidden.html");
-    const body = await collectIn(page);
+    const body = await collectIn(fx.page);
     const ids = flatten(body.raw_elements).map((e) => e.attributes?.id);
     expect(ids).toContain("visible");
     expect(ids).toContain("vis-override");
@@ -112,7 +102,7 @@ describe("visibility", () => {
 describe("occlusion", () => {
   it("tells covered from visible elements using several points", async () => {
     await open("/collector/occlusion.html");
-    const body = await collectIn(page);
+    const body = await collectIn(fx.page);
     expect(byDomId(body, "covered")!.is_occluded).toBe(true);
     // a small badge over the centre does not hide a wide button
     expect(byDomId(body, "badge-btn")!.is_occluded).toBe(false);
@@ -126,7 +116,7 @@ describe("occlusion", () => {
 
   it("marks the page under a modal as occluded and the dialog's buttons as not", async () => {
     await open("/collector/modal.html");
-    const body = await collectIn(page);
+    const body = await collectIn(fx.page);
     for (const id of ["home", "buy", "search"]) expect(byDomId(body, id)!.is_occluded).toBe(true);
     for (const id of ["accept", "close"]) expect(byDomId(body, id)!.is_occluded).toBe(false);
     const dialog = byDomId(body, "dialog")!;
@@ -138,12 +128,12 @@ describe("occlusion", () => {
 describe("shadow DOM", () => {
   it("walks open shadow roots (nested), with names across the shadow boundary and shadow-aware hit tests", async () => {
     await open("/collector/shadow.html");
-    const body = await collectIn(page);
+    const body = await collectIn(fx.page);
     const q = byDomId(body, "q")!;
     expect(q.attributes).toMatchObject({ role: "textbox", aria_label: "Search", in_shadow: "true" });
     const go = byDomId(body, "go")!;
     expect(go.is_occluded).toBe(false);
-    const live = await boxOf(page, "#host >> #go");
+    const live = await boxOf(fx.page, "#host >> #go");
     expect(go.rect.x).toBeCloseTo(live.x, 0);
     expect(byDomId(body, "deep")!.attributes!.role).toBe("link");
     // covered inside a shadow root by a sibling in the same root
@@ -156,7 +146,7 @@ describe("shadow DOM", () => {
 describe("SVG and hover-only pointers", () => {
   it("finds shapes that get cursor:pointer only on :hover, and clickable <g> / shapes", async () => {
     await open("/collector/svg.html");
-    const body = await collectIn(page);
+    const body = await collectIn(fx.page);
     for (const id of ["c1", "c2"]) {
       const c = byDomId(body, id)!;
       expect(c).toBeDefined();
@@ -175,7 +165,7 @@ describe("SVG and hover-only pointers", () => {
 describe("privacy", () => {
   it("never sends password, one-time-code or card values", async () => {
     await open("/collector/privacy.html");
-    const body = await collectIn(page);
+    const body = await collectIn(fx.page);
     for (const id of ["pw", "otp", "cc", "cvc", "cvv2"]) {
       const e = byDomId(body, id)!;
       expect(e.attributes!.value_redacted).toBe("true");
@@ -190,7 +180,7 @@ describe("privacy", () => {
 describe("client metrics and diagnostics", () => {
   it("detects captcha markup and challenge text, and not a page that merely mentions captcha", async () => {
     await open("/collector/captcha.html");
-    const body = await collectIn(page);
+    const body = await collectIn(fx.page);
     const c = body.client_diagnostics.captcha!;
     expect(c.detected).toBe(true);
     expect(c.confidence).toBeGreaterThanOrEqual(0.9);
@@ -199,18 +189,18 @@ describe("client metrics and diagnostics", () => {
     expect(c.providers).toEqual(expect.arrayContaining(["recaptcha", "turnstile"]));
 
     await open("/collector/plain.html");
-    const plain = await collectIn(page);
+    const plain = await collectIn(fx.page);
     expect(plain.client_diagnostics.captcha!.detected).toBe(false);
   });
 
   it("measures quiet_ms from the last DOM mutation and counts nodes", async () => {
     await open("/collector/late-content.html");
-    const early = await collectIn(page);
+    const early = await collectIn(fx.page);
     expect(early.client_metrics.ready_state).toBe("complete");
     expect(early.client_metrics.quiet_ms).toBeLessThan(1000);
-    await page.waitForFunction(() => document.querySelectorAll("#list button").length >= 15);
-    await page.waitForTimeout(700);
-    const late = await collectIn(page);
+    await fx.page.waitForFunction(() => document.querySelectorAll("#list button").length >= 15);
+    await fx.page.waitForTimeout(700);
+    const late = await collectIn(fx.page);
     expect(late.client_metrics.quiet_ms).toBeGreaterThanOrEqual(500);
     expect(late.raw_elements.filter((e) => e.tag === "button")).toHaveLength(15);
     expect(late.client_metrics.node_count).toBeGreaterThan(15);

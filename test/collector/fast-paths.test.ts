@@ -2,25 +2,14 @@
 // browser resolves them, aria-label names as the full accessible-name algorithm gives them,
 // style rules found through one query for all selectors, text that does not depend on which
 // element was read first, and a second collect() (caches warm) equal to the first.
-import { afterAll, beforeAll, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import type { StaticServer } from "../support/static-server.js";
-import { openFixturePage, type FixturePage, byDomId, collectIn } from "./support.js";
+import { expect, it } from "vitest";
+import { useFixturePage, byDomId, collectIn } from "./support.js";
 
-let fixture: FixturePage;
-let server: StaticServer;
-let page: Page;
-
-beforeAll(async () => {
-  fixture = await openFixturePage();
-  ({ server, page } = fixture);
-  await page.goto(server.url("/collector/fast-paths.html"));
-});
-afterAll(() => fixture?.close());
+const fx = useFixturePage("/collector/fast-paths.html");
 
 it("reports every link's href exactly as the browser resolves it", async () => {
-  const body = await collectIn(page);
-  const expected = await page.evaluate(() =>
+  const body = await collectIn(fx.page);
+  const expected = await fx.page.evaluate(() =>
     Array.from(document.querySelectorAll("nav a[id]")).map((a) => {
       const href = (a as HTMLAnchorElement).href;
       return [a.id, typeof href === "string" ? href : a.getAttribute("href")] as const;
@@ -31,16 +20,16 @@ it("reports every link's href exactly as the browser resolves it", async () => {
     const raw = byDomId(body, id);
     expect(raw, id).toBeDefined();
     // An empty href resolves to the page itself; collect() leaves empty values out.
-    expect(raw!.attributes!.href ?? "", id).toBe(id === "h-empty" ? server.url("/collector/fast-paths.html") : href);
+    expect(raw!.attributes!.href ?? "", id).toBe(id === "h-empty" ? fx.server.url("/collector/fast-paths.html") : href);
   }
   // The rewrites the URL parser makes are really there (not just an echo of the attribute).
-  expect(byDomId(body, "h-dots")!.attributes!.href).toBe(server.url("/a/c/d"));
-  expect(byDomId(body, "h-space")!.attributes!.href).toBe(server.url("/a%20b/c"));
+  expect(byDomId(body, "h-dots")!.attributes!.href).toBe(fx.server.url("/a/c/d"));
+  expect(byDomId(body, "h-space")!.attributes!.href).toBe(fx.server.url("/a%20b/c"));
   expect(byDomId(body, "h-absolute")!.attributes!.href).toBe("https://example.com/y");
 });
 
 it("names an element by its aria-label as the full algorithm does", async () => {
-  const body = await collectIn(page);
+  const body = await collectIn(fx.page);
   for (const n of [1, 2, 3, 4, 5, 6]) {
     const fast = byDomId(body, `n${n}a`);
     const full = byDomId(body, `n${n}b`);
@@ -53,14 +42,14 @@ it("names an element by its aria-label as the full algorithm does", async () => 
 });
 
 it("finds hover-only pointers and generated text from the style rules, past an invalid selector", async () => {
-  const body = await collectIn(page);
+  const body = await collectIn(fx.page);
   expect(byDomId(body, "r-tile")!.attributes!.cursor_on_hover).toBe("pointer");
   expect(byDomId(body, "r-plain")).toBeUndefined();
   expect(byDomId(body, "r-close")!.attributes!.accessible_name).toBe("Close");
 });
 
 it("reads text the same whichever element is read first", async () => {
-  const body = await collectIn(page);
+  const body = await collectIn(fx.page);
   const card = byDomId(body, "t-long")!;
   expect(card.text!.length).toBeLessThanOrEqual(200);
   expect(card.text!.startsWith("Open Lorem ipsum")).toBe(true);
@@ -72,8 +61,8 @@ it("reads text the same whichever element is read first", async () => {
 });
 
 it("gives the same snapshot on a second collect(), caches warm", async () => {
-  await page.goto(server.url("/collector/fast-paths.html"));
-  const first = await collectIn(page);
-  const second = await collectIn(page);
+  await fx.page.goto(fx.server.url("/collector/fast-paths.html"));
+  const first = await collectIn(fx.page);
+  const second = await collectIn(fx.page);
   expect(second.raw_elements).toEqual(first.raw_elements);
 });

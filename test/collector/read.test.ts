@@ -1,24 +1,14 @@
 // read(): article extraction with Readability (boilerplate out), Markdown and text formats,
 // title/description, and the main-content fallback on a product listing.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Page } from "playwright-core";
-import type { StaticServer } from "../support/static-server.js";
-import { openFixturePage, type FixturePage, readIn } from "./support.js";
+import { describe, expect, it } from "vitest";
+import { useFixturePage, readIn } from "./support.js";
 
-let fixture: FixturePage;
-let server: StaticServer;
-let page: Page;
-
-beforeAll(async () => {
-  fixture = await openFixturePage();
-  ({ server, page } = fixture);
-});
-afterAll(() => fixture?.close());
+const fx = useFixturePage();
 
 describe("read() on an article", () => {
   it("returns GitHub-flavoured Markdown of the article without navigation or footer", async () => {
-    await page.goto(server.url("/collector/article.html"));
-    const r = await readIn(page);
+    await fx.page.goto(fx.server.url("/collector/article.html"));
+    const r = await readIn(fx.page);
     expect(r.title).toBe("How tides work | Ocean Weekly");
     expect(r.description).toBe("The moon, the sun and the shape of the coast decide the tides.");
     expect(r.content).toContain("## Spring and neap tides");
@@ -29,23 +19,23 @@ describe("read() on an article", () => {
     expect(r.content).not.toContain("All rights reserved");
     expect(r.content).not.toContain("About us");
     // the page itself is untouched (Readability ran on a clone)
-    expect(await page.locator("footer").count()).toBe(1);
+    expect(await fx.page.locator("footer").count()).toBe(1);
   });
 
   it("returns plain text with paragraphs apart, and honours contentLimit", async () => {
-    await page.goto(server.url("/collector/article.html"));
-    const r = await readIn(page, { format: "text" });
+    await fx.page.goto(fx.server.url("/collector/article.html"));
+    const r = await readIn(fx.page, { format: "text" });
     expect(r.content).not.toMatch(/[#*|]/);
     expect(r.content).toMatch(/bulge, and a second bulge[\s\S]*\n\nAs the Earth turns/);
-    const cut = await readIn(page, { format: "text", contentLimit: 40 });
+    const cut = await readIn(fx.page, { format: "text", contentLimit: 40 });
     expect(cut.content.length).toBeLessThanOrEqual(40);
   });
 });
 
 describe("read() on a product listing", () => {
   it("falls back to the main region instead of returning almost nothing", async () => {
-    await page.goto(server.url("/collector/listing.html"));
-    const r = await readIn(page, { format: "text" });
+    await fx.page.goto(fx.server.url("/collector/listing.html"));
+    const r = await readIn(fx.page, { format: "text" });
     expect(r.title).toBe("Trail shoes – Summit Outfitters");
     expect(r.description).toBe("Trail running shoes for every terrain.");
     for (const product of ["Ridge Runner 3", "Scree Glide", "Fell Sprinter", "Canyon Trek GTX", "Alpine Dash", "Mesa Light"]) {

@@ -3,6 +3,7 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../support/chromium.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
@@ -78,4 +79,29 @@ export async function openFixturePage(): Promise<FixturePage> {
   const [browser, server] = await Promise.all([launchChromium(), serveStatic(FIXTURES)]);
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   return { browser, server, page, close: async () => void (await Promise.all([browser.close(), server.close()])) };
+}
+
+/**
+ * One browser page and fixture server for the whole test file: registers the beforeAll/afterAll
+ * hooks (optionally opening `path` first) and returns live handles to use inside tests.
+ */
+export function useFixturePage(path?: string): Readonly<Pick<FixturePage, "page" | "server">> {
+  let fixture: FixturePage | undefined;
+  beforeAll(async () => {
+    fixture = await openFixturePage();
+    if (path) await fixture.page.goto(fixture.server.url(path));
+  });
+  afterAll(() => fixture?.close());
+  const opened = () => {
+    if (!fixture) throw new Error("useFixturePage: the page is open only inside tests");
+    return fixture;
+  };
+  return {
+    get page() {
+      return opened().page;
+    },
+    get server() {
+      return opened().server;
+    },
+  };
 }
