@@ -1,7 +1,7 @@
 // JSON request bodies (koa-bodyparser) with the configured size limit. Every body on the API is
 // read as JSON whatever its Content-Type (curl -d sends form encoding by default), and parser
 // failures become contract errors: 400 "Invalid JSON payload: …", 413 over the limit.
-// `__proto__` keys are refused by the parser (secure-json-parse), so they can never pollute.
+// `__proto__` keys are refused by the parser (@hapi/bourne, see http/json.ts), so they can never pollute.
 import bodyParser from "koa-bodyparser";
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
 import type { AppMiddleware } from "../context.js";
