@@ -25,7 +25,7 @@ export interface RunningServer {
   logger: Logger;
   /** The learned goal reranker the server loaded, or null (see ranking.ts). */
   reranker: Reranker | null;
-  /** Stops accepting, ends keep-alive connections, runs cleanups, flushes the ledger. */
+  /** Stops accepting, ends keep-alive connections, runs cleanups, checkpoints the ledger. */
   close(): Promise<void>;
   /**
    * Loads the refinement worker threads now rather than on the first /v1/snapshot requests
@@ -83,7 +83,7 @@ export async function startServer(
       await closed;
       clearTimeout(force);
       await created.close();
-      await ledger.flush();
+      await ledger.checkpoint(); // leaves one self-contained ledger.json
     })());
 
   return { origin: `http://${host}:${port}`, port, config, ledger, logger, reranker, close, warmUp: () => created.deps.snapshots.warm() };

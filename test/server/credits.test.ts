@@ -1,13 +1,17 @@
 // Credit accounting: concurrent requests never overspend or lose a charge, balances survive a
 // restart and a kill -9 mid-write, and the admin CLI (another process) can change accounts
 // while the server runs without either side overwriting the other.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Ledger, ledgerFile } from "@sightline/server";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { call, expectError, page } from "./http.js";
 import { admin, BUILT, exited, startChild } from "./process.js";
+
+/** Balances as a new process reads them from the data dir (checkpoint + journal). */
+const balancesOnDisk = async (dataDir: string) => (await Ledger.open(ledgerFile(dataDir))).accounts().map((a) => a.credits);
 
 const dirs: string[] = [];
 const tempDir = async () => {
@@ -47,9 +51,8 @@ describe("200 concurrent requests from several keys", () => {
       expect(seen).toEqual(Array.from({ length: ok.length }, (_, i) => credits - ok.length + i));
       expect(await sl.credits(keys[k])).toBe(credits - ok.length);
     }
-    // And the file on disk says the same (a fresh reader, as after a restart).
-    const onDisk = JSON.parse(await readFile(join(sl.dataDir, "ledger.json"), "utf8")) as { accounts: { credits: number }[] };
-    expect(onDisk.accounts.map((a) => a.credits).sort((a, b) => a - b)).toEqual([0, 0, 0, 40]);
+    // And the files on disk say the same (a fresh reader, as after a restart).
+    expect((await balancesOnDisk(sl.dataDir)).sort((a, b) => a - b)).toEqual([0, 0, 0, 40]);
   });
 });
 
@@ -96,8 +99,7 @@ describe.skipIf(!BUILT)("child processes (built server)", { timeout: 180_000 }, 
     await Promise.all(workers);
     await exited(child.proc);
 
-    const ledger = JSON.parse(await readFile(join(dataDir, "ledger.json"), "utf8")) as { accounts: { credits: number }[] };
-    const left = ledger.accounts[0].credits;
+    const [left] = await balancesOnDisk(dataDir);
     // Every acknowledged success is on disk; at most the in-flight ones are charged beyond that.
     expect(left).toBeLessThanOrEqual(1000 - ok);
     expect(left).toBeGreaterThanOrEqual(1000 - sent);

@@ -1,19 +1,22 @@
-// The credit ledger: accounts (hashed API keys, active flag, credits) in one lowdb JSON file.
+// The credit ledger: accounts (hashed API keys, active flag, credits) in one lowdb JSON file,
+// the checkpoint, plus a journal of balance changes since it (journal.ts).
 //
 // Safety rules, and how they hold:
-// - Writes are atomic: lowdb's JSONFile (steno) writes a temp file and renames it over the ledger,
-//   so a reader (or a restart after kill -9) sees the old file or the new one, never half.
+// - Writes are atomic: a checkpoint is written by lowdb's JSONFile (steno: temp file + rename),
+//   so a reader (or a restart after kill -9) sees the old file or the new one, never half; a
+//   charge is one appended journal line, and a line cut short (power loss) is ignored.
 // - Writes never overspend or lose a charge: every change is an operation on a queue; the
-//   queue is drained in batches, each under a cross-process lock file, re-reading the file
-//   first, applying the operations in order (each checks before it changes anything) and
-//   writing once. So the server and the admin CLI (another process) never overwrite each other.
-// - Reads (authentication, balances) use an in-memory view refreshed when the file changes
-//   on disk (its inode/mtime/size), so admin changes are seen by the next request.
-// - Small file operations (stat, lock file, re-read) are synchronous: microseconds each,
-//   where a trip through libuv's thread pool costs an event-loop turn. The write itself stays
-//   asynchronous: replacing a file on ext4 flushes it (about 1 ms), which must not block the
-//   server; a reservation's check and deduction happen synchronously in reserve(), so the
-//   caller can refine while the write is in flight. A charge is on disk before its response.
+//   queue is drained in batches, each under a cross-process lock file, re-reading the files
+//   first if they changed, applying the operations in order (each checks before it changes
+//   anything) and writing once: balance changes (charges, refunds) as journal lines, anything
+//   else (accounts, admin changes) as a new checkpoint that also empties the journal. So the
+//   server and the admin CLI (another process) never overwrite each other.
+// - Reads (authentication, balances) use an in-memory view refreshed when the files change on
+//   disk (the checkpoint's inode/mtime/size, the journal's length), so admin changes are seen
+//   by the next request.
+// - File operations are synchronous except the checkpoint write: each takes microseconds on a
+//   local file, where a trip through libuv's thread pool costs an event-loop turn. A charge is
+//   on disk (in the page cache, which outlives the process) before its response.
 import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
@@ -21,6 +24,7 @@ import { Low } from "lowdb";
 import { JSONFile } from "lowdb/node";
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
 import { withFileLock } from "./file-lock.js";
+import { appendJournal, clearJournal, journalFile, journalStat, readJournal, type JournalCursor, type JournalEntry } from "./journal.js";
 import { generateKey, hashKey, keyHint, sameHash } from "./keys.js";
 
 export interface Account {
@@ -53,15 +57,48 @@ export interface Reservation {
 
 interface Op<T = unknown> {
   fn: (data: LedgerData) => T;
+  /** Set when the operation changes nothing but this account's balance: it can be journaled. */
+  balanceOf?: string;
   resolve: (value: T) => void;
   reject: (err: unknown) => void;
 }
+
+/** The ledger as read from disk: checkpoint + journal, and where each read stopped. */
+interface Loaded {
+  data: LedgerData;
+  stamp: string;
+  cursor: JournalCursor;
+  /** Journal lines since the checkpoint. */
+  lines: number;
+  torn: boolean;
+}
+
+// A checkpoint every this many journal lines keeps start-up replay short (~100 bytes a line).
+const CHECKPOINT_LINES = 10_000;
 
 /** The ledger file inside a data dir. */
 export const ledgerFile = (dataDir: string) => join(dataDir, "ledger.json");
 
 const emptyLedger = (): LedgerData => ({ version: 1, rev: 0, accounts: [] });
 const now = () => new Date().toISOString();
+
+/**
+ * Applies journal entries in order; false when they do not continue the revisions (the files
+ * changed while they were read).
+ */
+function replay(data: LedgerData, entries: readonly JournalEntry[]): boolean {
+  for (const e of entries) {
+    if (e.rev <= data.rev) continue; // already in the checkpoint
+    if (e.rev !== data.rev + 1) return false;
+    const acct = data.accounts.find((a) => a.id === e.id);
+    if (acct) {
+      acct.credits = e.credits;
+      acct.updated_at = e.at;
+    }
+    data.rev = e.rev;
+  }
+  return true;
+}
 
 function findAccount(data: LedgerData, id: string): Account {
   const acct = data.accounts.find((a) => a.id === id);
@@ -80,17 +117,22 @@ export function insufficientCredits(required: number, remaining: number): Contra
 export class Ledger {
   readonly file: string;
   readonly #lockPath: string;
+  readonly #journal: string;
   readonly #db: Low<LedgerData>;
   #data: LedgerData = emptyLedger();
   #byHash = new Map<string, Account>();
   #byId = new Map<string, Account>();
   #stamp = "";
+  #cursor: JournalCursor = { ino: 0n, offset: 0 };
+  #lines = 0;
+  #torn = false;
   #queue: Op[] = [];
   #draining: Promise<void> | null = null;
 
   private constructor(file: string) {
     this.file = file;
     this.#lockPath = `${file}.lock`;
+    this.#journal = journalFile(file);
     this.#db = new Low<LedgerData>(new JSONFile<LedgerData>(file), emptyLedger());
   }
 
@@ -130,11 +172,37 @@ export class Ledger {
     return this.#data.accounts;
   }
 
-  /** Re-reads the file if it changed on disk since we last saw it (another process wrote). */
+  /** Re-reads what changed on disk since we last looked (another process wrote). */
   refresh(): void {
+    // The journal before the checkpoint: a checkpoint renames the JSON file before it empties
+    // the journal, so a journal seen changed-but-same-checkpoint really is the same file grown.
+    const journal = journalStat(this.#journal);
     const stamp = this.#fileStamp();
-    if (stamp === this.#stamp) return;
-    this.#adopt(JSON.parse(readFileSync(this.file, "utf8")) as LedgerData, stamp);
+    if (stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset === this.#cursor.offset) return;
+    if (stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset > this.#cursor.offset && !this.#torn) {
+      const tail = readJournal(this.#journal, this.#cursor);
+      const data = structuredClone(this.#data);
+      if (replay(data, tail.entries)) {
+        this.#adopt({ data, stamp, cursor: tail.cursor, lines: this.#lines + tail.entries.length, torn: tail.torn });
+        return;
+      }
+    }
+    this.#adopt(this.#load());
+  }
+
+  /** Checkpoint + journal, read until both were read from the same checkpoint. */
+  #load(): Loaded {
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const stamp = this.#fileStamp();
+      const data = JSON.parse(readFileSync(this.file, "utf8")) as LedgerData;
+      // Never treat a file that is not a ledger as one (a write would drop every account).
+      if (!Array.isArray(data?.accounts)) throw new Error(`${this.file} is not a Sightline ledger`);
+      const journal = readJournal(this.#journal);
+      if (replay(data, journal.entries) && this.#fileStamp() === stamp) {
+        return { data, stamp, cursor: journal.cursor, lines: journal.entries.length, torn: journal.torn };
+      }
+    }
+    throw new Error(`${this.file} kept changing while it was read`);
   }
 
   #fileStamp(): string {
@@ -150,10 +218,14 @@ export class Ledger {
     }
   }
 
-  #adopt(data: LedgerData, stamp: string): void {
-    if (data.rev < this.#data.rev) return; // an older read finishing late
+  #adopt(loaded: Loaded): void {
+    if (loaded.data.rev < this.#data.rev) return; // an older read finishing late
+    const { data } = loaded;
     this.#data = data;
-    this.#stamp = stamp;
+    this.#stamp = loaded.stamp;
+    this.#cursor = loaded.cursor;
+    this.#lines = loaded.lines;
+    this.#torn = loaded.torn;
     this.#byHash = new Map(data.accounts.map((a) => [a.key_hash, a]));
     this.#byId = new Map(data.accounts.map((a) => [a.id, a]));
   }
@@ -211,7 +283,7 @@ export class Ledger {
       acct.credits -= n;
       acct.updated_at = now();
       return acct.credits;
-    });
+    }, id);
     let settled = false;
     return {
       remaining,
@@ -227,7 +299,7 @@ export class Ledger {
             acct.credits += n;
             acct.updated_at = now();
           }
-        });
+        }, id);
       },
     };
   }
@@ -237,9 +309,16 @@ export class Ledger {
     while (this.#draining) await this.#draining;
   }
 
-  #mutate<T>(fn: (data: LedgerData) => T): Promise<T> {
+  /** Folds the journal into a new checkpoint (a clean shutdown leaves one self-contained file). */
+  async checkpoint(): Promise<void> {
+    await this.flush();
+    if (this.#lines > 0 || this.#torn) await this.#mutate(() => undefined);
+  }
+
+  /** `balanceOf`: the operation changes only that account's credits (and updated_at). */
+  #mutate<T>(fn: (data: LedgerData) => T, balanceOf?: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ fn, resolve, reject } as Op);
+      this.#queue.push({ fn, balanceOf, resolve, reject } as Op);
       this.#draining ??= this.#drain().finally(() => {
         this.#draining = null;
       });
@@ -252,30 +331,47 @@ export class Ledger {
       const results: { ok: boolean; value: unknown }[] = [];
       try {
         await withFileLock(this.#lockPath, async () => {
-          // Unchanged since we last read or wrote it (same inode/mtime/size): skip the re-read.
+          // Unchanged since we last read or wrote it: skip the re-read.
+          const journal = journalStat(this.#journal);
           const stamp = this.#stampOrEmpty();
-          let data: LedgerData;
-          if (stamp !== "" && stamp === this.#stamp) {
-            data = structuredClone(this.#data);
+          let loaded: Loaded;
+          if (stamp !== "" && stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset === this.#cursor.offset) {
+            loaded = { data: structuredClone(this.#data), stamp, cursor: this.#cursor, lines: this.#lines, torn: this.#torn };
+          } else if (stamp === "") {
+            // Missing file (first start): a fresh ledger; the checkpoint below empties any journal.
+            loaded = { data: emptyLedger(), stamp, cursor: journal, lines: 0, torn: true };
           } else {
-            // Missing file (first start): a fresh ledger.
-            data = stamp === "" ? emptyLedger() : (JSON.parse(readFileSync(this.file, "utf8")) as LedgerData);
-            // Never overwrite a file that is not a ledger (that would drop every account).
-            if (!Array.isArray(data?.accounts)) throw new Error(`${this.file} is not a Sightline ledger`);
+            loaded = this.#load();
           }
-          this.#db.data = data;
+          const { data } = loaded;
+          const entries: JournalEntry[] = [];
+          let balancesOnly = true;
           for (const op of batch) {
             try {
               results.push({ ok: true, value: op.fn(data) });
             } catch (err) {
               results.push({ ok: false, value: err });
+              continue;
             }
+            const acct = op.balanceOf === undefined ? undefined : data.accounts.find((a) => a.id === op.balanceOf);
+            if (op.balanceOf === undefined) balancesOnly = false;
+            else if (acct) entries.push({ rev: 0, id: acct.id, credits: acct.credits, at: acct.updated_at });
           }
-          if (results.some((r) => r.ok)) {
+          if (!results.some((r) => r.ok)) return;
+          if (balancesOnly && !loaded.torn && loaded.lines + entries.length <= CHECKPOINT_LINES) {
+            // The common case, a charge or a refund: one appended write.
+            for (const e of entries) e.rev = ++data.rev;
+            appendJournal(this.#journal, entries);
+            this.#adopt({ ...loaded, cursor: journalStat(this.#journal), lines: loaded.lines + entries.length });
+          } else {
+            // Anything else, or a long or damaged journal: a new checkpoint, then an empty journal
+            // (in this order: see refresh()).
             data.rev += 1;
+            this.#db.data = data;
             await this.#db.write();
+            clearJournal(this.#journal);
+            this.#adopt({ data, stamp: this.#fileStamp(), cursor: journalStat(this.#journal), lines: 0, torn: false });
           }
-          this.#adopt(data, this.#fileStamp());
         });
       } catch (err) {
         for (const op of batch) op.reject(err);

@@ -1,6 +1,6 @@
 // The ledger on a real file: two Ledger instances on one file stand for the server and the
 // admin CLI (separate processes share nothing but the file and its lock).
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
@@ -75,4 +75,57 @@ test("deactivation is enforced at reservation time too", async () => {
   const { account } = await l.createAccount({ credits: 5 });
   await l.setActive(account.id, false);
   await expect(l.reserve(account.id, 1)).rejects.toMatchObject({ status: 403 });
+});
+
+// Charges go to the journal (one appended line each), everything else to a new checkpoint.
+const journal = () => readFile(`${file}.journal`, "utf8").catch(() => "");
+
+test("a charge is one journal line; a fresh reader (a restart) sees checkpoint + journal", async () => {
+  const l = await Ledger.open(file);
+  const { account } = await l.createAccount({ credits: 10 });
+  const checkpoint = await readFile(file, "utf8");
+  for (let i = 0; i < 3; i++) (await l.reserve(account.id, 1)).commit();
+  await (await l.reserve(account.id, 2)).release();
+  expect(await readFile(file, "utf8")).toBe(checkpoint); // no rewrite per charge
+  expect((await journal()).trim().split("\n")).toHaveLength(5); // 4 charges + 1 refund
+  expect((await Ledger.open(file)).creditsOf(account.id)).toBe(7);
+
+  // Another process's view follows the journal as it grows.
+  const other = await Ledger.open(file);
+  (await l.reserve(account.id, 1)).commit();
+  other.refresh();
+  expect(other.creditsOf(account.id)).toBe(6);
+
+  // A checkpoint (as at a clean shutdown) folds the journal into ledger.json and empties it.
+  await l.checkpoint();
+  expect(await journal()).toBe("");
+  expect((JSON.parse(await readFile(file, "utf8")) as { accounts: { credits: number }[] }).accounts[0].credits).toBe(6);
+  expect((await Ledger.open(file)).creditsOf(account.id)).toBe(6);
+});
+
+test("journal lines already in the checkpoint are not applied twice (crash between the two writes)", async () => {
+  const l = await Ledger.open(file);
+  const { account } = await l.createAccount({ credits: 10 });
+  for (let i = 0; i < 3; i++) (await l.reserve(account.id, 1)).commit();
+  const lines = await journal();
+  await l.checkpoint();
+  await writeFile(`${file}.journal`, lines); // as if the process died before emptying it
+  const fresh = await Ledger.open(file);
+  expect(fresh.creditsOf(account.id)).toBe(7);
+  (await fresh.reserve(account.id, 1)).commit();
+  expect((await Ledger.open(file)).creditsOf(account.id)).toBe(6);
+});
+
+test("a journal line cut short (power loss) is ignored, and the next write repairs the file", async () => {
+  const l = await Ledger.open(file);
+  const { account } = await l.createAccount({ credits: 10 });
+  (await l.reserve(account.id, 1)).commit();
+  await appendFile(`${file}.journal`, '{"rev":99,"id":"'); // no newline: a write cut short
+  const fresh = await Ledger.open(file);
+  expect(fresh.creditsOf(account.id)).toBe(9);
+  (await fresh.reserve(account.id, 1)).commit(); // rewrites the checkpoint instead of appending after garbage
+  expect(await journal()).toBe("");
+  expect((await Ledger.open(file)).creditsOf(account.id)).toBe(8);
+  (await fresh.reserve(account.id, 1)).commit();
+  expect((await Ledger.open(file)).creditsOf(account.id)).toBe(7);
 });
