@@ -3,8 +3,9 @@
 //   npm run bench:snapshot            (builds first; the server runs as a child process)
 //   BENCH_QUICK=1 npm run bench:snapshot   fewer repetitions
 // Prints: in-process refinement (and zod validation) for 200 / 2,000 / 10,000 raw elements,
-// HTTP round trips on loopback, requests/s with 200-element payloads, and the server memory
-// one 10,000-element request adds.
+// HTTP round trips on loopback (beside the JSON floor and an HTTP floor: the same payload posted
+// to a bare node:http server that only parses and re-stringifies it), requests/s with
+// 200-element payloads, and the server memory one 10,000-element request adds.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,7 +13,7 @@ import { validateSnapshotRequest } from "@sightline/shared/contract";
 import { refineSnapshot } from "@sightline/shared/refine";
 import { createLinearReranker } from "@sightline/shared/rank";
 import { makePayload } from "./payload.js";
-import { Client, startServerProcess } from "./server.js";
+import { Client, startEchoProcess, startServerProcess } from "./server.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const SIZES = [200, 2_000, 10_000];
@@ -105,6 +106,9 @@ for (const n of SIZES) {
 const dataDir = mkdtempSync(join(tmpdir(), "sightline-bench-"));
 const server = await startServerProcess(dataDir);
 const client = new Client(server.origin, server.key);
+// The HTTP floor: the same client against a bare node:http JSON echo (json-echo.mjs).
+const echo = await startEchoProcess();
+const echoClient = new Client(echo.origin, "");
 try {
   row("");
   // Warm the whole server first (main thread and every worker isolate: V8 compiles hot code on
@@ -116,10 +120,18 @@ try {
       await Promise.all([client.post(bodies[i % bodies.length]), client.post(bodies[(i + 1) % bodies.length])]);
     }
   }
-  row("HTTP loopback", "elements", "goal", "JSON floor wall ms", "round trip wall ms", "round trip/floor", "server cpu ms/request", "response KB");
+  row("HTTP loopback", "elements", "goal", "JSON floor wall ms", "HTTP floor (JSON echo) ms", "round trip wall ms", "round trip/JSON floor", "round trip/HTTP floor", "server cpu ms/request", "response KB");
   for (const n of SIZES) {
+    const plainText = JSON.stringify({ ...payloads.get(n), goal: undefined });
+    const echoCall = async () => {
+      const r = await echoClient.post(plainText, "/");
+      if (r.status !== 200) throw new Error(`echo status ${r.status}`);
+      JSON.parse(r.body);
+    };
+    await warmUpAsync(echoCall);
+    const httpFloor = await timeAsync(REPS[n] * 2, echoCall);
     for (const withGoal of [false, true]) {
-      const text = withGoal ? texts.get(n)! : JSON.stringify({ ...payloads.get(n), goal: undefined });
+      const text = withGoal ? texts.get(n)! : plainText;
       let size = 0;
       const reps = REPS[n] * 2;
       const call = async () => {
@@ -133,7 +145,7 @@ try {
       const rt = await timeAsync(reps, call);
       const serverCpu = (cpuOf(server.pid) - cpu0) / reps;
       const floor = floors.get(n)!;
-      row("", String(n), withGoal ? "yes" : "no", ms(floor.wall), ms(rt), ratio(rt, floor.wall), ms(serverCpu), (size / 1024).toFixed(0));
+      row("", String(n), withGoal ? "yes" : "no", ms(floor.wall), ms(httpFloor), ms(rt), ratio(rt, floor.wall), ratio(rt, httpFloor), ms(serverCpu), (size / 1024).toFixed(0));
     }
   }
 
@@ -206,6 +218,8 @@ try {
   row("", "10,000 elements", before.toFixed(0), peak.toFixed(0), (peak - before).toFixed(0));
 } finally {
   client.close();
+  echoClient.close();
+  echo.stop();
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
@@ -214,5 +228,6 @@ try {
 const widths: number[] = [];
 for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
-console.log("\n'requests/s per free core' = 1000 / server CPU ms per request: the rate one otherwise idle core sustains.");
+console.log("\n'HTTP floor' = the same payload posted to a bare node:http server that only parses and re-stringifies it (bench/snapshot/json-echo.mjs).");
+console.log("'requests/s per free core' = 1000 / server CPU ms per request: the rate one otherwise idle core sustains.");
 console.log("Targets: 2,000 elements ≤ 10 ms in process; HTTP round trip ≤ 3× the JSON floor; ≥ 500 requests/s; ≤ 100 MB added by a 10k request.");

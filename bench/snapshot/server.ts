@@ -4,6 +4,7 @@ import { Agent, request } from "node:http";
 import { fileURLToPath } from "node:url";
 
 const MAIN = fileURLToPath(new URL("../../server/dist/main.js", import.meta.url));
+const ECHO = fileURLToPath(new URL("./json-echo.mjs", import.meta.url));
 
 export interface ServerProcess {
   origin: string;
@@ -48,6 +49,20 @@ export function startServerProcess(dataDir: string, env: Record<string, string> 
             }),
         });
       }
+    });
+  });
+}
+
+/** json-echo.mjs as a child process: the HTTP floor (parse + stringify behind bare node:http). */
+export function startEchoProcess(): Promise<{ origin: string; stop(): void }> {
+  const proc = spawn(process.execPath, [ECHO], { stdio: ["ignore", "pipe", "inherit"] });
+  return new Promise((resolve, reject) => {
+    proc.once("exit", (code) => reject(new Error(`json-echo exited ${code}`)));
+    proc.stdout.once("data", (d: Buffer) => {
+      const origin = /listening on (http:\/\/[\d.:]+)/.exec(d.toString())?.[1];
+      if (!origin) return reject(new Error(`json-echo: ${d}`));
+      proc.removeAllListeners("exit");
+      resolve({ origin, stop: () => void proc.kill("SIGTERM") });
     });
   });
 }
