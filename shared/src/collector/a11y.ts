@@ -29,9 +29,32 @@ function libRole(el: Element): string | null {
 const ATTRIBUTE_DEPENDENT = new Set(["a", "area", "link", "img", "input", "select"]);
 const implicitByTag = new Map<string, string | null>();
 
-/** The library's role for the element as if it had no role attribute. */
-function libImplicit(el: Element): string | null {
+/**
+ * The library's implicit roles of <input> by type, and by type for inputs with a `list`
+ * attribute: getRole() reads nothing else of an input (text-like types with a list are
+ * comboboxes), so each answer is computed once and then looked up.
+ */
+const inputByType = new Map<string, string | null>();
+const inputWithListByType = new Map<string, string | null>();
+
+/**
+ * The library's role for the element as if it had no role attribute. `has`: the element's
+ * Attr bits, when the caller has them (saves reading href).
+ */
+function libImplicit(el: Element, has?: number): string | null {
   const tag = el.localName;
+  // The library's rule for these tags: a link when there is an href, else no role.
+  if (tag === "a" || tag === "area" || tag === "link") return (has === undefined ? el.hasAttribute("href") : (has & Attr.Href) !== 0) ? "link" : null;
+  if (tag === "input" && !el.hasAttribute("role")) {
+    const byType = el.hasAttribute("list") ? inputWithListByType : inputByType;
+    const type = (el as HTMLInputElement).type;
+    let role = byType.get(type);
+    if (role === undefined) {
+      role = libRole(el);
+      byType.set(type, role);
+    }
+    return role;
+  }
   const byTag = !ATTRIBUTE_DEPENDENT.has(tag);
   if (byTag) {
     const known = implicitByTag.get(tag);
@@ -50,8 +73,8 @@ function libImplicit(el: Element): string | null {
 }
 
 /** getRole(el): with no role attribute it is the implicit role. */
-function libRoleOf(el: Element, hasRole = el.hasAttribute("role")): string | null {
-  return hasRole ? libRole(el) : libImplicit(el);
+function libRoleOf(el: Element, hasRole = el.hasAttribute("role"), has?: number): string | null {
+  return hasRole ? libRole(el) : libImplicit(el, has);
 }
 
 /** Role of an ancestor, for required-context checks: valid explicit token, else native role. */
@@ -66,7 +89,7 @@ function ancestorRole(a: Element): string {
 /** `has`: the element's Attr bits (scanAttributes), when the caller has them. */
 export function roleOf(el: Element, has?: number): string {
   const hasRole = has === undefined ? el.hasAttribute("role") : (has & Attr.Role) !== 0;
-  return fixRole(el, libRoleOf(el, hasRole), () => libImplicit(el), ancestorRole, hasRole);
+  return fixRole(el, libRoleOf(el, hasRole, has), () => libImplicit(el, has), ancestorRole, hasRole);
 }
 
 /**

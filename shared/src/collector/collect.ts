@@ -520,22 +520,27 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   t = mark("style_rules", t);
   const root = document.body ?? document.documentElement;
   ctx.labels = patchLabels(window);
-  try {
-    if (root) withTextCache(() => visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false }));
-  } finally {
-    ctx.labels.restore();
-  }
-  t = mark("walk", t);
-  if (options.occlusion !== false) {
-    for (const p of ctx.pending) {
-      if (p.frame.depth === 0 && !mayBeCovered(p.el, p.raw.rect, ctx.occluders)) continue;
-      p.raw.is_occluded = isOccluded(p.el, p.raw.rect, p.frame, vw, vh);
+  // One text cache for the walk and the captcha check: the latter's bounded read of the page
+  // text reuses every card and control the walk has read instead of walking them again.
+  const captcha = withTextCache(() => {
+    try {
+      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false });
+    } finally {
+      ctx.labels?.restore();
     }
-  }
-  t = mark("occlusion", t);
-  if (ctx.secrets.length) scrub(top.out, ctx.secrets);
-  const captcha = detectCaptcha(document);
-  t = mark("captcha", t);
+    t = mark("walk", t);
+    if (options.occlusion !== false) {
+      for (const p of ctx.pending) {
+        if (p.frame.depth === 0 && !mayBeCovered(p.el, p.raw.rect, ctx.occluders)) continue;
+        p.raw.is_occluded = isOccluded(p.el, p.raw.rect, p.frame, vw, vh);
+      }
+    }
+    t = mark("occlusion", t);
+    if (ctx.secrets.length) scrub(top.out, ctx.secrets);
+    const found = detectCaptcha(document);
+    t = mark("captcha", t);
+    return found;
+  });
   const nodeCount = document.getElementsByTagName("*").length;
   mark("total", t0);
   const metrics: Record<string, unknown> = {

@@ -78,13 +78,24 @@ function walk(node: Node): boolean {
       if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") continue;
       // Block-ish boundaries become spaces so "Foo</div><div>Bar" does not read "FooBar".
       out += " ";
+      const known = cache?.get(el);
+      // A sub-element already read to its end: walking it again would visit its `nodes` nodes
+      // and append its `raw`, and finish when the budget and character cap hold all of it
+      // (the cap is only tested after text is appended, so within it nothing stops the read).
+      if (known && known.nodes <= budget && out.length + known.raw.length <= cap) {
+        out += known.raw;
+        visited += known.nodes;
+        budget -= known.nodes;
+        out += " ";
+        continue;
+      }
       const start = out.length;
       const seen = visited;
       if (!walk(el)) return false;
       // A sub-element read to its end is exactly what a read of that element alone would
       // give (same nodes, same order, a subset of this read's budget and characters): kept, so
       // the link or button inside a card just read is not walked again.
-      if (cache && out.length > start && !cache.has(el)) cache.set(el, { raw: out.slice(start), nodes: visited - seen, squashed: null });
+      if (cache && out.length > start) cache.set(el, { raw: out.slice(start), nodes: visited - seen, squashed: null });
       out += " ";
     }
   }
