@@ -186,9 +186,10 @@ export interface PageFeatures {
 
 const IDX = Object.fromEntries(BASE_FEATURES.map((f, i) => [f, i])) as Record<BaseFeature, number>;
 
-export function computeFeatures(intent: Intent, cands: Candidate[]): Float64Array[] {
+/** One row per candidate, BASE_FEATURES in the first columns; `width` leaves room for more. */
+export function computeFeatures(intent: Intent, cands: Candidate[], width: number = BASE_FEATURES.length): Float64Array[] {
   const n = cands.length;
-  const F = BASE_FEATURES.length;
+  const F = Math.max(width, BASE_FEATURES.length);
   const idx = IDX;
   const goalStems = new Set(intent.words.flatMap((w) => [w.stem, ...w.syn]));
   const fields = cands.map(fieldsOf);

@@ -25,10 +25,12 @@ export interface GoalRankOptions {
    * heuristic, and `is_high_confidence` reports its confidence either way.
    */
   applyBelowConfidence?: number;
+  /** Build only the first `limit` elements of the order (the caller returns no more). Default all. */
+  limit?: number;
 }
 
 export interface GoalRankResult {
-  /** All candidates, best first, with the per-element rank fields filled. */
+  /** The candidates (the first `limit`), best first, with the per-element rank fields filled. */
   elements: RefinedElement[];
   ml_rerank: MlRerank;
 }
@@ -48,21 +50,17 @@ export interface RankFeatures {
  */
 export function rankFeatures(goal: string, candidates: GoalCandidate[], forModel = true): RankFeatures {
   const intent = parseIntent(goal);
-  const base = computeFeatures(intent, candidates);
+  // Full-width rows from the start: the heuristic and context columns are filled in place.
+  const rows = computeFeatures(intent, candidates, ALL_FEATURES.length);
   const n = candidates.length;
   const heuristic = new Float64Array(n);
-  for (let i = 0; i < n; i++) heuristic[i] = heuristicScore(base[i]);
+  for (let i = 0; i < n; i++) heuristic[i] = heuristicScore(rows[i]);
   const heuristicOrder = [...Array(n).keys()].sort(
     (a, b) => heuristic[b] - heuristic[a] || candidates[b].element.importance - candidates[a].element.importance || a - b,
   );
   const top = n ? heuristic[heuristicOrder[0]] : 0;
   const B = BASE_FEATURES.length;
-  const rows = base.map((r) => {
-    const full = new Float64Array(ALL_FEATURES.length);
-    full.set(r);
-    return full;
-  });
-  const lex = base.map(lexicalEvidence);
+  const lex = rows.map(lexicalEvidence);
   let bestLex = 0;
   for (const v of lex) bestLex = Math.max(bestLex, v);
   const byImportance = [...Array(n).keys()].sort((a, b) => candidates[b].element.importance - candidates[a].element.importance || a - b);
@@ -176,7 +174,8 @@ export function rankByGoal(goal: string, candidates: GoalCandidate[], opts: Goal
     hi = Math.max(hi, v);
   }
   let prev = 1000;
-  const elements = finalOrder.map((ci, rank) => {
+  const shown = opts.limit === undefined ? finalOrder : finalOrder.slice(0, Math.max(0, opts.limit));
+  const elements = shown.map((ci, rank) => {
     const rel = hi > lo ? (finalScore[ci] - lo) / (hi - lo) : 1;
     const importance = Math.min(prev, Math.round(1000 * rel));
     prev = importance;

@@ -266,8 +266,8 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
   let elements: RefinedElement[];
   let ml_rerank: MlRerank;
   if (goal !== "") {
-    const ranked = rankByGoal(goal, candidates.map((w) => ({ element: w.el, raw: w.raw })), { reranker });
-    elements = ranked.elements.slice(0, limit);
+    const ranked = rankByGoal(goal, candidates.map((w) => ({ element: w.el, raw: w.raw })), { reranker, limit });
+    elements = ranked.elements;
     ml_rerank = ranked.ml_rerank;
   } else {
     elements = candidates.length > limit ? candidates.slice(0, limit).map((w) => w.el) : candidates.map((w) => w.el);
