@@ -55,15 +55,15 @@ export function rankFeatures(goal: string, candidates: GoalCandidate[], forModel
   const n = candidates.length;
   const heuristic = new Float64Array(n);
   for (let i = 0; i < n; i++) heuristic[i] = heuristicScore(rows[i]);
-  const heuristicOrder = [...Array(n).keys()].sort(
-    (a, b) => heuristic[b] - heuristic[a] || candidates[b].element.importance - candidates[a].element.importance || a - b,
-  );
+  const importance = new Float64Array(n);
+  for (let i = 0; i < n; i++) importance[i] = candidates[i].element.importance;
+  const heuristicOrder = Array.from({ length: n }, (_, i) => i).sort((a, b) => heuristic[b] - heuristic[a] || importance[b] - importance[a] || a - b);
   const top = n ? heuristic[heuristicOrder[0]] : 0;
   const B = BASE_FEATURES.length;
   const lex = rows.map(lexicalEvidence);
   let bestLex = 0;
   for (const v of lex) bestLex = Math.max(bestLex, v);
-  const byImportance = [...Array(n).keys()].sort((a, b) => candidates[b].element.importance - candidates[a].element.importance || a - b);
+  const byImportance = Array.from({ length: n }, (_, i) => i).sort((a, b) => importance[b] - importance[a] || a - b);
   const seenRole = new Set<string>();
   heuristicOrder.forEach((ci, rank) => {
     const row = rows[ci];
@@ -86,10 +86,12 @@ const LEX_COLS: [number, number][] = [
   [L("quoted_exact"), 1], [L("quoted_contains"), 0.5], [L("cov_exact"), 1], [L("cov_stem"), 1], [L("cov_syn"), 0.5],
   [L("nearby_control"), 1], [L("tuple_match"), 1], [L("number_match"), 0.5],
 ];
+const LEX_COL = Int32Array.from(LEX_COLS, ([c]) => c);
+const LEX_WEIGHT = Float64Array.from(LEX_COLS, ([, w]) => w);
 /** How much of the goal's wording the element carries, whatever its kind or position. */
 function lexicalEvidence(row: Float64Array): number {
   let s = 0;
-  for (const [c, w] of LEX_COLS) s += w * row[c];
+  for (let k = 0; k < LEX_COL.length; k++) s += LEX_WEIGHT[k] * row[LEX_COL[k]];
   return s;
 }
 
