@@ -5,6 +5,7 @@ import type { StyleOf } from "./style-cache.js";
 import { fixRole, validRoleToken } from "./role-fixes.js";
 import { NAME_FROM_CONTENT, asciiNorm, fixName, type NameCtx } from "./name-fixes.js";
 import { Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
+import type { LabelPatch } from "./fast-labels.js";
 
 /** Attr bits of an element, for callers that have not scanned it already. */
 const attributeBits = (el: Element): number => scanAttributes(el).has;
@@ -96,12 +97,12 @@ export function roleOf(el: Element, has?: number): string {
  * The common case, a control whose only content is text and that nothing else names, gives
  * the same name as the full algorithm for a fraction of its cost.
  */
-function textOnlyName(el: Element, role: string, generated: Set<Element>, has: number): string | null {
-  if (!NAME_FROM_CONTENT.has(role) || el.firstElementChild || el.shadowRoot || generated.has(el)) return null;
+function textOnlyName(el: Element, role: string, ctx: NameContext, has: number): string | null {
+  if (!NAME_FROM_CONTENT.has(role) || el.firstElementChild || el.shadowRoot || ctx.generated.has(el)) return null;
   if (has & (Attr.AriaLabelledby | Attr.AriaLabel | Attr.AriaLabeledby)) return null;
   const tag = el.localName;
   if (tag === "input" || tag === "select" || tag === "textarea" || tag === "img" || tag === "slot") return null;
-  const labels = (el as HTMLButtonElement).labels;
+  const labels = ctx.labels ? ctx.labels.labelsFor(el) : (el as HTMLButtonElement).labels;
   if (labels && labels.length) return null;
   const raw = el.textContent ?? "";
   // Replacing is costlier than testing, and most labels have no whitespace to collapse.
@@ -135,6 +136,8 @@ export function libraryStyle(style: StyleOf): StyleOf {
 export interface NameContext extends NameCtx {
   /** libraryStyle(style), made once per collect(). */
   lib: StyleOf;
+  /** The collect()'s label lookup; activated before the library first runs. */
+  labels?: LabelPatch | null;
 }
 
 /** Elements whose host language names them (label, alt, legend, caption, figcaption, …). */
@@ -190,8 +193,10 @@ const FLAT_RUNS = /\s\s+/g;
  */
 export function nameOf(el: Element, role: string, ctx: NameContext, rendered = false, has = attributeBits(el)): string {
   if (certainlyUnnamed(el, role, has)) return "";
-  const fast = textOnlyName(el, role, ctx.generated, has) ?? ariaLabelName(el, ctx, rendered, has);
+  const fast = textOnlyName(el, role, ctx, has) ?? ariaLabelName(el, ctx, rendered, has);
   if (fast !== null) return fast;
+  // The library (and fixName()) read `labels` through the getter.
+  ctx.labels?.activate();
   let base = "";
   try {
     base = computeAccessibleName(el, {

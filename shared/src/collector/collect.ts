@@ -320,7 +320,7 @@ function emit(
   attrs.accessible_name = name;
   if (has & Attr.Href) putIf(attrs, "href", tag === "a" || tag === "area" ? ctx.hrefs.resolve(el as HTMLAnchorElement) : el.getAttribute("href"));
   // Labels matter for fields; for other controls only when they have no words of their own.
-  if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) putIf(attrs, "nearby_text", flatOrNull(nearbyText(el)));
+  if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) putIf(attrs, "nearby_text", flatOrNull(nearbyText(el, ctx.labels?.labelsFor)));
   if (kind === Kind.Interactive && (role === "button" || role === "link") && (text || name)) putIf(attrs, "context_text", flatOrNull(contextText(el, text || name)));
   if (has & Attr.Name) putIf(attrs, "name", el.getAttribute("name"));
   putIf(attrs, "input_type", inputType);
@@ -520,6 +520,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   t = mark("style_rules", t);
   const root = document.body ?? document.documentElement;
   ctx.labels = patchLabels(window);
+  ctx.names.labels = ctx.labels;
   // One text cache for the walk and the captcha check: the latter's bounded read of the page
   // text reuses every card and control the walk has read instead of walking them again.
   const captcha = withTextCache(() => {

@@ -1,8 +1,12 @@
 // Chromium computes `element.labels` by scanning the whole tree scope for <label>s on first
 // access, so reading it for every form control is quadratic (1.5 s for 1,000 inputs). The
-// accessible-name library reads it for every labelable element. During one synchronous
-// collect() the getter is replaced by a lookup in a map built once per tree scope, then restored
-// (page scripts cannot run in between, and no DOM node is touched).
+// collector's own code asks labelsFor() (a map built once per tree scope) instead of the
+// getter. The accessible-name library reads the getter for every labelable element, so before
+// it first runs in a collect() the getter is replaced by the same lookup, then restored at the
+// end (page scripts cannot run in between, and no DOM node is touched).
+// Lazily, because redefining a property on HTMLInputElement.prototype & co. invalidates every
+// piece of optimised code that read any property of such an element: patching on every
+// collect() threw away the JIT's work each time (about a fifth of collect() on a big page).
 
 const LABELABLE = ["HTMLInputElement", "HTMLButtonElement", "HTMLSelectElement", "HTMLTextAreaElement", "HTMLMeterElement", "HTMLOutputElement", "HTMLProgressElement"];
 
@@ -31,17 +35,27 @@ export function labelsOf(el: Element, maps: Maps): HTMLLabelElement[] {
   return m.get(el) ?? EMPTY;
 }
 
+/** Local names of the labelable elements (the classes of LABELABLE), HTML namespace only. */
+const LABELABLE_TAGS = new Set(["input", "button", "select", "textarea", "meter", "output", "progress"]);
+const HTML_NS = "http://www.w3.org/1999/xhtml";
+
 export interface LabelPatch {
-  /** Patch a frame's window too (same-origin frames have their own prototypes). */
+  /** Register a frame's window (same-origin frames have their own prototypes). */
   add(win: Window): void;
+  /** Before the accessible-name library runs: patch every registered window (once). */
+  activate(): void;
+  /** What `el.labels` gives (null for elements without it), without calling the getter. */
+  labelsFor(el: Element): ArrayLike<HTMLLabelElement> | null;
   restore(): void;
 }
 
 export function patchLabels(win: Window): LabelPatch {
   const maps: Maps = new Map();
   const restores: Array<() => void> = [];
+  const windows: Window[] = [];
   const patched = new Set<Window>();
-  const add = (w: Window): void => {
+  let active = false;
+  const patch = (w: Window): void => {
     if (patched.has(w)) return;
     patched.add(w);
     for (const name of LABELABLE) {
@@ -64,9 +78,22 @@ export function patchLabels(win: Window): LabelPatch {
       }
     }
   };
-  add(win);
+  windows.push(win);
   return {
-    add,
+    add(w) {
+      if (windows.includes(w)) return;
+      windows.push(w);
+      if (active) patch(w);
+    },
+    activate() {
+      if (active) return;
+      active = true;
+      for (const w of windows) patch(w);
+    },
+    labelsFor(el) {
+      if (!LABELABLE_TAGS.has(el.localName) || el.namespaceURI !== HTML_NS) return null;
+      return labelsOf(el, maps);
+    },
     restore() {
       for (const r of restores.splice(0).reverse()) {
         try {
@@ -75,6 +102,8 @@ export function patchLabels(win: Window): LabelPatch {
           // nothing to restore to
         }
       }
+      patched.clear();
+      active = false;
     },
   };
 }

@@ -35,8 +35,9 @@ function scan(el: Element, forward: boolean): string {
   return "";
 }
 
-export function nearbyText(el: Element): string | null {
-  const labels = (el as HTMLInputElement).labels;
+/** `labelsFor`: what `el.labels` gives, when the caller has a cheaper way to ask. */
+export function nearbyText(el: Element, labelsFor?: (el: Element) => ArrayLike<HTMLLabelElement> | null): string | null {
+  const labels = labelsFor ? labelsFor(el) : (el as HTMLInputElement).labels;
   if (labels && labels.length) {
     const t = shortText(labels[0], MAX, 60);
     if (t) return t;
