@@ -1,6 +1,6 @@
 // The ledger on a real file: two Ledger instances on one file stand for the server and the
 // admin CLI (separate processes share nothing but the file and its lock).
-import { appendFile, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, lstat, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, expect, test } from "vitest";
@@ -63,11 +63,27 @@ test("two writers on one file (server + admin) keep each other's changes", async
   expect((await server.authenticate(keyB))?.credits).toBe(40);
 });
 
-test("a stale lock left by a killed process is broken", async () => {
+test("a stale lock left by a killed process is broken (a symlink lock, or an older version's lock file)", async () => {
   const l = await Ledger.open(file);
-  await writeFile(`${file}.lock`, "999999:dead"); // no such pid
+  await symlink("999999:dead", `${file}.lock`); // no such pid
   const { account } = await l.createAccount({ credits: 1 });
   expect(l.creditsOf(account.id)).toBe(1);
+  await expect(lstat(`${file}.lock`)).rejects.toMatchObject({ code: "ENOENT" }); // released
+  await writeFile(`${file}.lock`, "999999:dead");
+  (await l.reserve(account.id, 1)).commit();
+  expect((await Ledger.open(file)).creditsOf(account.id)).toBe(0);
+});
+
+test("a live holder's lock is waited for, not broken", async () => {
+  const l = await Ledger.open(file);
+  const { account } = await l.createAccount({ credits: 3 });
+  await symlink(`${process.pid}:someone-else`, `${file}.lock`); // alive: this very process
+  const charge = l.reserve(account.id, 1);
+  await new Promise((r) => setTimeout(r, 60));
+  expect(l.creditsOf(account.id)).toBe(3); // still waiting
+  await rm(`${file}.lock`);
+  (await charge).commit();
+  expect(l.creditsOf(account.id)).toBe(2);
 });
 
 test("deactivation is enforced at reservation time too", async () => {
