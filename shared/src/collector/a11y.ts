@@ -187,6 +187,25 @@ const FLAT_CHANGES = /\s\s/;
 const FLAT_RUNS = /\s\s+/g;
 
 /**
+ * Elements the library may name through, besides the element's own subtree: aria-owns and
+ * aria-labelledby targets anywhere, a slot's assigned nodes.
+ */
+const LABEL_REACH = "input, button, select, textarea, meter, output, progress, slot, [aria-owns], [aria-labelledby]";
+
+/**
+ * The name computation may read `labels` of a labelable element (the element itself, one in
+ * its subtree, or one that a reference or slot leads to). Patching the getter costs the JIT's
+ * work (fast-labels.ts), so it is done only then.
+ */
+function mayReadLabels(el: Element): boolean {
+  try {
+    return el.matches(LABEL_REACH) || el.querySelector(LABEL_REACH) !== null;
+  } catch {
+    return true;
+  }
+}
+
+/**
  * `has`: the element's Attr bits (scanAttributes), when the caller has them.
  * `rendered`: the caller knows the element is displayed with `visibility: visible` (what the
  * library's hidden test reads from styles), so those style reads are skipped.
@@ -195,8 +214,9 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   if (certainlyUnnamed(el, role, has)) return "";
   const fast = textOnlyName(el, role, ctx, has) ?? ariaLabelName(el, ctx, rendered, has);
   if (fast !== null) return fast;
-  // The library (and fixName()) read `labels` through the getter.
-  ctx.labels?.activate();
+  // The library (and fixName()) read `labels` through the getter: patch it first when a
+  // labelable element can be reached from here.
+  if (ctx.labels && mayReadLabels(el)) ctx.labels.activate();
   let base = "";
   try {
     base = computeAccessibleName(el, {
