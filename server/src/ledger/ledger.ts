@@ -197,10 +197,15 @@ export class Ledger {
       const data = JSON.parse(readFileSync(this.file, "utf8")) as LedgerData;
       // Never treat a file that is not a ledger as one (a write would drop every account).
       if (!Array.isArray(data?.accounts)) throw new Error(`${this.file} is not a Sightline ledger`);
+      const checkpointRev = data.rev;
       const journal = readJournal(this.#journal);
-      if (replay(data, journal.entries) && this.#fileStamp() === stamp) {
-        return { data, stamp, cursor: journal.cursor, lines: journal.entries.length, torn: journal.torn };
-      }
+      const continues = replay(data, journal.entries);
+      if (this.#fileStamp() !== stamp) continue; // a checkpoint was written meanwhile: read again
+      if (continues) return { data, stamp, cursor: journal.cursor, lines: journal.entries.length, torn: journal.torn };
+      // Same checkpoint, and still a gap: not a race but files that do not belong together (an
+      // older ledger.json restored beside a newer journal). Refuse rather than guess balances.
+      const first = journal.entries.find((e) => e.rev > checkpointRev)?.rev;
+      throw new Error(`${journalFile(this.file)} does not continue ${this.file} (checkpoint revision ${checkpointRev}, journal goes on at ${first})`);
     }
     throw new Error(`${this.file} kept changing while it was read`);
   }

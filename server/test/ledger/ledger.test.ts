@@ -145,3 +145,11 @@ test("a journal line cut short (power loss) is ignored, and the next write repai
   (await fresh.reserve(account.id, 1)).commit();
   expect((await Ledger.open(file)).creditsOf(account.id)).toBe(7);
 });
+
+test("a journal that does not continue ledger.json is refused with a clear error, not guessed", async () => {
+  const l = await Ledger.open(file);
+  const { account } = await l.createAccount({ credits: 10 });
+  const rev = (JSON.parse(await readFile(file, "utf8")) as { rev: number }).rev;
+  await writeFile(`${file}.journal`, `${JSON.stringify({ rev: rev + 5, id: account.id, credits: 3, at: new Date().toISOString() })}\n`);
+  await expect(Ledger.open(file)).rejects.toThrow(/does not continue/);
+});
