@@ -42,15 +42,49 @@ interface TextEntry {
 }
 
 let cache: Map<Node, TextEntry> | null = null;
+/** Per tree scope (document, shadow root) during a cached read: its hidden elements. */
+let hiddenByScope: Map<Node, Set<Element> | null> | null = null;
+
+const HIDDEN = '[hidden], [aria-hidden="true"]';
+
+/**
+ * The elements of a tree scope that carry `hidden` or `aria-hidden="true"` (matched
+ * case-sensitively, as getAttribute() compares), found by one query instead of two attribute
+ * reads for every element a read meets. Null where the scope cannot be queried.
+ */
+function hiddenIn(scope: Node): Set<Element> | null {
+  if (!hiddenByScope) return null;
+  let set = hiddenByScope.get(scope);
+  if (set === undefined) {
+    try {
+      set = (scope.nodeType === 9 || scope.nodeType === 11) ? new Set((scope as Document).querySelectorAll(HIDDEN)) : null;
+    } catch {
+      set = null;
+    }
+    hiddenByScope.set(scope, set);
+  }
+  return set;
+}
+
+/**
+ * Text nodes the reads have met. V8 drops the JS object of a DOM node that nothing references
+ * and that has no identity hash (a weak collection key gets one) at the next scavenge, and the
+ * next collect() would build it again for every text node of the page; a key in this set keeps
+ * its object for as long as the node lives, holding neither the node nor its object itself.
+ */
+const TEXT_WRAPPERS = new WeakSet<Node>();
 
 /** Shares text reads across one synchronous collect() (the element, its card, its neighbours). */
 export function withTextCache<T>(fn: () => T): T {
   const outer = cache;
+  const outerHidden = hiddenByScope;
   cache = new Map();
+  hiddenByScope = new Map();
   try {
     return fn();
   } finally {
     cache = outer;
+    hiddenByScope = outerHidden;
   }
 }
 
@@ -60,6 +94,8 @@ let out = "";
 let budget = 0;
 let visited = 0;
 let cap = 0;
+/** The hidden elements of the read's tree scope (a read never leaves it), when known. */
+let hidden: Set<Element> | null = null;
 
 function walk(node: Node): boolean {
   for (let c = node.firstChild; c; c = c.nextSibling) {
@@ -67,6 +103,7 @@ function walk(node: Node): boolean {
     if (--budget < 0) return false;
     const type = c.nodeType;
     if (type === 3) {
+      TEXT_WRAPPERS.add(c);
       const v = c.nodeValue;
       if (v) {
         out += v;
@@ -75,7 +112,7 @@ function walk(node: Node): boolean {
     } else if (type === 1) {
       const el = c as Element;
       if (SKIP_TEXT_TAGS.has(el.localName)) continue;
-      if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") continue;
+      if (hidden ? hidden.size !== 0 && hidden.has(el) : el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") continue;
       // Block-ish boundaries become spaces so "Foo</div><div>Bar" does not read "FooBar".
       out += " ";
       const known = cache?.get(el);
@@ -118,10 +155,12 @@ export function shortText(root: Node, max = 200, nodeBudget = 400): string {
   const o = out;
   const b = budget;
   const v = visited;
+  const h = hidden;
   out = "";
   budget = nodeBudget;
   visited = 0;
   cap = limit;
+  hidden = hiddenByScope ? hiddenIn(root.getRootNode()) : null;
   const complete = walk(root);
   const raw = out;
   const nodes = visited;
@@ -129,6 +168,7 @@ export function shortText(root: Node, max = 200, nodeBudget = 400): string {
   budget = b;
   visited = v;
   cap = c;
+  hidden = h;
   const squashed = squash(raw);
   if (complete && cache) cache.set(root, { raw, nodes, squashed });
   return clip(squashed, max);
