@@ -55,8 +55,25 @@ export interface Reservation {
   release(): Promise<void>;
 }
 
+/**
+ * The ledger in memory with its indexes. Operations change it in place and keep the indexes
+ * current, so a charge costs the same with ten accounts or ten thousand (copying the ledger
+ * per write made a charge 3 ms at 1,000 accounts and 35 ms at 10,000).
+ */
+interface State {
+  data: LedgerData;
+  byId: Map<string, Account>;
+  byHash: Map<string, Account>;
+}
+
+const indexed = (data: LedgerData): State => ({
+  data,
+  byId: new Map(data.accounts.map((a) => [a.id, a])),
+  byHash: new Map(data.accounts.map((a) => [a.key_hash, a])),
+});
+
 interface Op<T = unknown> {
-  fn: (data: LedgerData) => T;
+  fn: (s: State) => T;
   /** Set when the operation changes nothing but this account's balance: it can be journaled. */
   balanceOf?: string;
   resolve: (value: T) => void;
@@ -65,7 +82,7 @@ interface Op<T = unknown> {
 
 /** The ledger as read from disk: checkpoint + journal, and where each read stopped. */
 interface Loaded {
-  data: LedgerData;
+  state: State;
   stamp: string;
   cursor: JournalCursor;
   /** Journal lines since the checkpoint. */
@@ -86,22 +103,22 @@ const now = () => new Date().toISOString();
  * Applies journal entries in order; false when they do not continue the revisions (the files
  * changed while they were read).
  */
-function replay(data: LedgerData, entries: readonly JournalEntry[]): boolean {
+function replay(s: State, entries: readonly JournalEntry[]): boolean {
   for (const e of entries) {
-    if (e.rev <= data.rev) continue; // already in the checkpoint
-    if (e.rev !== data.rev + 1) return false;
-    const acct = data.accounts.find((a) => a.id === e.id);
+    if (e.rev <= s.data.rev) continue; // already in the checkpoint
+    if (e.rev !== s.data.rev + 1) return false;
+    const acct = s.byId.get(e.id);
     if (acct) {
       acct.credits = e.credits;
       acct.updated_at = e.at;
     }
-    data.rev = e.rev;
+    s.data.rev = e.rev;
   }
   return true;
 }
 
-function findAccount(data: LedgerData, id: string): Account {
-  const acct = data.accounts.find((a) => a.id === id);
+function findAccount(s: State, id: string): Account {
+  const acct = s.byId.get(id);
   if (!acct) throw new ContractError("unauthorized", ERROR_NAMES.unauthorized, "Unauthorized: unknown account");
   return acct;
 }
@@ -119,9 +136,7 @@ export class Ledger {
   readonly #lockPath: string;
   readonly #journal: string;
   readonly #db: Low<LedgerData>;
-  #data: LedgerData = emptyLedger();
-  #byHash = new Map<string, Account>();
-  #byId = new Map<string, Account>();
+  #state: State = indexed(emptyLedger());
   #stamp = "";
   #cursor: JournalCursor = { ino: 0n, offset: 0 };
   #lines = 0;
@@ -155,21 +170,21 @@ export class Ledger {
   async authenticate(key: string): Promise<Readonly<Account> | null> {
     this.refresh();
     const hash = hashKey(key);
-    const acct = this.#byHash.get(hash);
+    const acct = this.#state.byHash.get(hash);
     return acct && sameHash(acct.key_hash, hash) ? acct : null;
   }
 
   /** Balance as last seen (no disk access); undefined for an unknown account. */
   creditsOf(id: string): number | undefined {
-    return this.#byId.get(id)?.credits;
+    return this.#state.byId.get(id)?.credits;
   }
 
   account(id: string): Readonly<Account> | undefined {
-    return this.#byId.get(id);
+    return this.#state.byId.get(id);
   }
 
   accounts(): readonly Readonly<Account>[] {
-    return this.#data.accounts;
+    return this.#state.data.accounts;
   }
 
   /** Re-reads what changed on disk since we last looked (another process wrote). */
@@ -180,10 +195,10 @@ export class Ledger {
     const stamp = this.#fileStamp();
     if (stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset === this.#cursor.offset) return;
     if (stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset > this.#cursor.offset && !this.#torn) {
+      // Applied in place; if the lines do not continue, the full read below replaces it all.
       const tail = readJournal(this.#journal, this.#cursor);
-      const data = structuredClone(this.#data);
-      if (replay(data, tail.entries)) {
-        this.#adopt({ data, stamp, cursor: tail.cursor, lines: this.#lines + tail.entries.length, torn: tail.torn });
+      if (replay(this.#state, tail.entries)) {
+        this.#adopt({ state: this.#state, stamp, cursor: tail.cursor, lines: this.#lines + tail.entries.length, torn: tail.torn });
         return;
       }
     }
@@ -199,9 +214,10 @@ export class Ledger {
       if (!Array.isArray(data?.accounts)) throw new Error(`${this.file} is not a Sightline ledger`);
       const checkpointRev = data.rev;
       const journal = readJournal(this.#journal);
-      const continues = replay(data, journal.entries);
+      const state = indexed(data);
+      const continues = replay(state, journal.entries);
       if (this.#fileStamp() !== stamp) continue; // a checkpoint was written meanwhile: read again
-      if (continues) return { data, stamp, cursor: journal.cursor, lines: journal.entries.length, torn: journal.torn };
+      if (continues) return { state, stamp, cursor: journal.cursor, lines: journal.entries.length, torn: journal.torn };
       // Same checkpoint, and still a gap: not a race but files that do not belong together (an
       // older ledger.json restored beside a newer journal). Refuse rather than guess balances.
       const first = journal.entries.find((e) => e.rev > checkpointRev)?.rev;
@@ -224,15 +240,20 @@ export class Ledger {
   }
 
   #adopt(loaded: Loaded): void {
-    if (loaded.data.rev < this.#data.rev) return; // an older read finishing late
-    const { data } = loaded;
-    this.#data = data;
+    this.#state = loaded.state;
     this.#stamp = loaded.stamp;
     this.#cursor = loaded.cursor;
     this.#lines = loaded.lines;
     this.#torn = loaded.torn;
-    this.#byHash = new Map(data.accounts.map((a) => [a.key_hash, a]));
-    this.#byId = new Map(data.accounts.map((a) => [a.id, a]));
+  }
+
+  /** After a failed write: forget the in-memory changes, take what is on disk. */
+  #reload(): void {
+    try {
+      this.#adopt(this.#load());
+    } catch {
+      this.#stamp = ""; // the next read or write reads the files again
+    }
   }
 
   // ---- writes ------------------------------------------------------------------------
@@ -251,16 +272,19 @@ export class Ledger {
       created_at: now(),
       updated_at: now(),
     };
-    await this.#mutate((data) => {
-      data.accounts.push({ ...account });
+    await this.#mutate((s) => {
+      const stored = { ...account };
+      s.data.accounts.push(stored);
+      s.byId.set(stored.id, stored);
+      s.byHash.set(stored.key_hash, stored);
     });
     return { key, account };
   }
 
   async setCredits(id: string, credits: number): Promise<number> {
     if (!Number.isSafeInteger(credits) || credits < 0) throw new RangeError("credits must be a non-negative integer");
-    return this.#mutate((data) => {
-      const acct = findAccount(data, id);
+    return this.#mutate((s) => {
+      const acct = findAccount(s, id);
       acct.credits = credits;
       acct.updated_at = now();
       return acct.credits;
@@ -268,8 +292,8 @@ export class Ledger {
   }
 
   async setActive(id: string, active: boolean): Promise<void> {
-    await this.#mutate((data) => {
-      const acct = findAccount(data, id);
+    await this.#mutate((s) => {
+      const acct = findAccount(s, id);
       acct.active = active;
       acct.updated_at = now();
     });
@@ -281,8 +305,8 @@ export class Ledger {
    * fails calls `release()` and is charged nothing.
    */
   async reserve(id: string, n: number): Promise<Reservation> {
-    const remaining = await this.#mutate((data) => {
-      const acct = findAccount(data, id);
+    const remaining = await this.#mutate((s) => {
+      const acct = findAccount(s, id);
       if (!acct.active) throw new ContractError("forbidden", ERROR_NAMES.inactive, `${ERROR_NAMES.inactive}: this API key's account is deactivated`);
       if (acct.credits < n) throw insufficientCredits(n, acct.credits);
       acct.credits -= n;
@@ -298,8 +322,8 @@ export class Ledger {
       release: async () => {
         if (settled) return;
         settled = true;
-        await this.#mutate((data) => {
-          const acct = data.accounts.find((a) => a.id === id);
+        await this.#mutate((s) => {
+          const acct = s.byId.get(id);
           if (acct) {
             acct.credits += n;
             acct.updated_at = now();
@@ -321,7 +345,7 @@ export class Ledger {
   }
 
   /** `balanceOf`: the operation changes only that account's credits (and updated_at). */
-  #mutate<T>(fn: (data: LedgerData) => T, balanceOf?: string): Promise<T> {
+  #mutate<T>(fn: (s: State) => T, balanceOf?: string): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       this.#queue.push({ fn, balanceOf, resolve, reject } as Op);
       this.#draining ??= this.#drain().finally(() => {
@@ -336,46 +360,55 @@ export class Ledger {
       const results: { ok: boolean; value: unknown }[] = [];
       try {
         await withFileLock(this.#lockPath, async () => {
-          // Unchanged since we last read or wrote it: skip the re-read.
+          // Unchanged since we last read or wrote it: work on the in-memory ledger in place.
           const journal = journalStat(this.#journal);
           const stamp = this.#stampOrEmpty();
           let loaded: Loaded;
           if (stamp !== "" && stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset === this.#cursor.offset) {
-            loaded = { data: structuredClone(this.#data), stamp, cursor: this.#cursor, lines: this.#lines, torn: this.#torn };
+            loaded = { state: this.#state, stamp, cursor: this.#cursor, lines: this.#lines, torn: this.#torn };
           } else if (stamp === "") {
             // Missing file (first start): a fresh ledger; the checkpoint below empties any journal.
-            loaded = { data: emptyLedger(), stamp, cursor: journal, lines: 0, torn: true };
+            loaded = { state: indexed(emptyLedger()), stamp, cursor: journal, lines: 0, torn: true };
           } else {
             loaded = this.#load();
           }
-          const { data } = loaded;
+          const { state } = loaded;
           const entries: JournalEntry[] = [];
           let balancesOnly = true;
           for (const op of batch) {
             try {
-              results.push({ ok: true, value: op.fn(data) });
+              results.push({ ok: true, value: op.fn(state) });
             } catch (err) {
+              // Operations check before they change anything: a refusal leaves no trace.
               results.push({ ok: false, value: err });
               continue;
             }
-            const acct = op.balanceOf === undefined ? undefined : data.accounts.find((a) => a.id === op.balanceOf);
+            const acct = op.balanceOf === undefined ? undefined : state.byId.get(op.balanceOf);
             if (op.balanceOf === undefined) balancesOnly = false;
             else if (acct) entries.push({ rev: 0, id: acct.id, credits: acct.credits, at: acct.updated_at });
           }
-          if (!results.some((r) => r.ok)) return;
-          if (balancesOnly && !loaded.torn && loaded.lines + entries.length <= CHECKPOINT_LINES) {
-            // The common case, a charge or a refund: one appended write.
-            for (const e of entries) e.rev = ++data.rev;
-            appendJournal(this.#journal, entries);
-            this.#adopt({ ...loaded, cursor: journalStat(this.#journal), lines: loaded.lines + entries.length });
-          } else {
-            // Anything else, or a long or damaged journal: a new checkpoint, then an empty journal
-            // (in this order: see refresh()).
-            data.rev += 1;
-            this.#db.data = data;
-            await this.#db.write();
-            clearJournal(this.#journal);
-            this.#adopt({ data, stamp: this.#fileStamp(), cursor: journalStat(this.#journal), lines: 0, torn: false });
+          if (!results.some((r) => r.ok)) {
+            if (state !== this.#state) this.#adopt(loaded); // still the freshest read
+            return;
+          }
+          try {
+            if (balancesOnly && !loaded.torn && loaded.lines + entries.length <= CHECKPOINT_LINES) {
+              // The common case, a charge or a refund: one appended write.
+              for (const e of entries) e.rev = ++state.data.rev;
+              appendJournal(this.#journal, entries);
+              this.#adopt({ ...loaded, cursor: journalStat(this.#journal), lines: loaded.lines + entries.length });
+            } else {
+              // Anything else, or a long or damaged journal: a new checkpoint, then an empty
+              // journal (in this order: see refresh()).
+              state.data.rev += 1;
+              this.#db.data = state.data;
+              await this.#db.write();
+              clearJournal(this.#journal);
+              this.#adopt({ state, stamp: this.#fileStamp(), cursor: journalStat(this.#journal), lines: 0, torn: false });
+            }
+          } catch (err) {
+            this.#reload(); // the batch failed as a whole: drop its in-memory changes
+            throw err;
           }
         });
       } catch (err) {

@@ -153,3 +153,26 @@ test("a journal that does not continue ledger.json is refused with a clear error
   await writeFile(`${file}.journal`, `${JSON.stringify({ rev: rev + 5, id: account.id, credits: 3, at: new Date().toISOString() })}\n`);
   await expect(Ledger.open(file)).rejects.toThrow(/does not continue/);
 });
+
+test("a charge whose write fails is refused and leaves no trace, on disk or in memory", async () => {
+  const l = await Ledger.open(file);
+  const { account, key } = await l.createAccount({ credits: 10 });
+  // The journal now points into a directory that does not exist: it reads as empty (as it
+  // is), but appending to it fails.
+  await rm(`${file}.journal`, { force: true });
+  await symlink(join(dir, "gone", "journal"), `${file}.journal`);
+  await expect(l.reserve(account.id, 1)).rejects.toMatchObject({ code: "ENOENT" });
+  expect(l.creditsOf(account.id)).toBe(10);
+  await rm(`${file}.journal`);
+  expect((await l.authenticate(key))?.credits).toBe(10);
+  (await l.reserve(account.id, 1)).commit();
+  expect((await Ledger.open(file)).creditsOf(account.id)).toBe(9);
+});
+
+test("many accounts: each charge touches only its own account", async () => {
+  const l = await Ledger.open(file);
+  const made = await Promise.all(Array.from({ length: 300 }, (_, i) => l.createAccount({ credits: i })));
+  await Promise.all(made.map(({ account }) => l.reserve(account.id, 1).then((r) => r.commit(), () => undefined)));
+  const fresh = await Ledger.open(file);
+  made.forEach(({ account }, i) => expect(fresh.creditsOf(account.id)).toBe(Math.max(0, i - 1)));
+});
