@@ -3,6 +3,7 @@
 // bundled as an IIFE (bundle.ts → dist/collector.js) defining globalThis.sightline.
 import { collect } from "./collect.js";
 import { read } from "./read/read.js";
+import { snapshotJSON } from "./snapshot-json.js";
 import type { CollectOptions } from "./types.js";
 
 export { collect, collectSync } from "./collect.js";
@@ -13,5 +14,5 @@ export type { CollectOptions, CollectResult, ReadOptions, ReadResult } from "./t
 
 /** collect() as one JSON string: moving one string out of a page is far cheaper than objects. */
 export async function collectJSON(options: CollectOptions = {}): Promise<string> {
-  return JSON.stringify(await collect(options));
+  return snapshotJSON(await collect(options));
 }
