@@ -2,7 +2,7 @@
 // plus a thin correction layer (role-fixes.ts, name-fixes.ts) where it departs from WPT.
 import { computeAccessibleName, getRole } from "dom-accessibility-api";
 import type { StyleOf } from "./style-cache.js";
-import { fixRole, validRoleToken } from "./role-fixes.js";
+import { fixRole, roleFromTagAlone, validRoleToken } from "./role-fixes.js";
 import { NAME_FROM_CONTENT, asciiNorm, fixName, type NameCtx } from "./name-fixes.js";
 import { Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
 import type { LabelPatch } from "./fast-labels.js";
@@ -88,9 +88,26 @@ function ancestorRole(a: Element): string {
 }
 
 /** `has`: the element's Attr bits (scanAttributes), when the caller has them. */
+/**
+ * Roles of elements without a role attribute that follow from the tag alone (roleFromTagAlone),
+ * keyed by tag, and by tag for links with an href (the one attribute their role reads).
+ */
+const roleByTag = new Map<string, string>();
+const linkRoleByTag = new Map<string, string>();
+
 export function roleOf(el: Element, has?: number): string {
   const hasRole = has === undefined ? el.hasAttribute("role") : (has & Attr.Role) !== 0;
-  return fixRole(el, libRoleOf(el, hasRole, has), () => libImplicit(el, has), ancestorRole, hasRole);
+  if (hasRole) return fixRole(el, libRoleOf(el, hasRole, has), () => libImplicit(el, has), ancestorRole, hasRole);
+  const tag = el.localName;
+  const linkLike = tag === "a" || tag === "area" || tag === "link";
+  let byTag: Map<string, string> | null = roleByTag;
+  if (linkLike) byTag = (has === undefined ? el.hasAttribute("href") : (has & Attr.Href) !== 0) ? linkRoleByTag : null;
+  else if (ATTRIBUTE_DEPENDENT.has(tag)) byTag = null;
+  const known = byTag?.get(tag);
+  if (known !== undefined) return known;
+  const role = fixRole(el, libRoleOf(el, false, has), () => libImplicit(el, has), ancestorRole, false);
+  if (byTag && roleFromTagAlone(tag, role)) byTag.set(tag, role);
+  return role;
 }
 
 /**

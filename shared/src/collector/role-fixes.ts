@@ -99,6 +99,22 @@ function hasName(el: Element): boolean {
   return !!(title && title.trim());
 }
 
+/**
+ * Tags without a role attribute whose role fixRole() decides from more than the tag and the
+ * library's implicit role: their place (header, footer, aside), their name (aside, section,
+ * form), their parent (summary) or attributes (input switch).
+ */
+const PLACE_OR_NAME_TAGS = new Set(["header", "footer", "aside", "section", "form", "summary", "input"]);
+
+/**
+ * fixRole() of an element without a role attribute depends only on its tag and the library's
+ * implicit role when the tag is none of the above and the role needs no context: a required
+ * context can only keep its role (then it is in REQUIRED_CONTEXT) or make it "generic".
+ */
+export function roleFromTagAlone(tag: string, role: string): boolean {
+  return role !== "generic" && !REQUIRED_CONTEXT[role] && !PLACE_OR_NAME_TAGS.has(tag);
+}
+
 /** The implicit (native) role, ignoring the role attribute. */
 export function implicitRole(el: Element, libRoleWithoutAttr: () => string | null): string {
   const tag = el.localName;
