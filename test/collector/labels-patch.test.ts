@@ -1,19 +1,24 @@
-// collect() swaps the native `labels` getter (quadratic in Chromium) for a map lookup only
-// while it runs, and only when the accessible-name library can reach a labelable element:
-// redefining it on the element prototypes throws away the JIT's optimised code (see
-// fast-labels.ts). Names from <label>s stay right, and the page keeps its native getter.
+// collect() answers `labels` (quadratic in Chromium) from a map while it runs: lent to the one
+// field being named as an own property, or patched on the element prototypes only when the
+// accessible-name library can reach other labelable elements, because redefining it there
+// throws away the JIT's optimised code (see fast-labels.ts). Names from <label>s stay right,
+// and the page keeps its native getter and its elements as they were.
 import { expect, it } from "vitest";
 import { useFixturePage, byDomId, collectIn } from "./support.js";
 
 const fx = useFixturePage();
 
-/** Counts Object.defineProperty(…, "labels", …) calls made during one collect() in the page. */
-async function labelsRedefinitions(): Promise<number> {
+/** Object.defineProperty(…, "labels", …) calls during one collect() in the page, on prototypes and on elements. */
+async function labelsRedefinitions(): Promise<{ prototypes: number; elements: number }> {
   return fx.page.evaluate(async () => {
     const define = Object.defineProperty;
-    let calls = 0;
+    const seen = { prototypes: 0, elements: 0 };
     Object.defineProperty = ((o: object, k: PropertyKey, d: PropertyDescriptor) => {
-      if (k === "labels") calls++;
+      if (k === "labels") {
+        // A prototype has its own `constructor`; an element does not.
+        if (Object.prototype.hasOwnProperty.call(o, "constructor")) seen.prototypes++;
+        else seen.elements++;
+      }
       return define(o, k, d);
     }) as typeof Object.defineProperty;
     try {
@@ -21,7 +26,7 @@ async function labelsRedefinitions(): Promise<number> {
     } finally {
       Object.defineProperty = define;
     }
-    return calls;
+    return seen;
   });
 }
 
@@ -33,21 +38,38 @@ async function nativeGetterBack(): Promise<boolean> {
   });
 }
 
-it("names form fields from their labels, then gives the page its native labels getter back", async () => {
+it("names form fields from their labels without touching the prototypes, and leaves the fields as they were", async () => {
   await fx.page.goto(fx.server.url("/collector/form.html"));
   const body = await collectIn(fx.page);
   expect(byDomId(body, "email")!.attributes!.accessible_name).toBe("Email address");
   expect(byDomId(body, "fullname")!.attributes!.accessible_name).toBe("Full name");
-  // Fields named by a <label> need the full algorithm, which reads `labels`: patched, restored.
-  expect(await labelsRedefinitions()).toBeGreaterThan(0);
+  // Fields named by a <label> need the full algorithm: their labels are lent to them.
+  const seen = await labelsRedefinitions();
+  expect(seen.elements).toBeGreaterThan(0);
+  expect(seen.prototypes).toBe(0);
   expect(await nativeGetterBack()).toBe(true);
-  expect(await fx.page.evaluate(() => document.getElementById("email")!.closest("form")!.querySelector("input")!.labels!.length)).toBe(1);
+  const after = await fx.page.evaluate(() => {
+    const email = document.getElementById("email") as HTMLInputElement;
+    return { own: Object.prototype.hasOwnProperty.call(email, "labels"), labels: email.labels!.length };
+  });
+  expect(after).toEqual({ own: false, labels: 1 });
+});
+
+it("patches the prototypes for a name that reaches another field, and restores them", async () => {
+  await fx.page.setContent(
+    '<p id="l">Ship <input id="qty" aria-label="quantity" value="2"> boxes</p><button id="go" aria-labelledby="l">x</button>',
+  );
+  const body = await collectIn(fx.page);
+  expect(byDomId(body, "go")!.attributes!.accessible_name).toMatch(/^Ship .+ boxes$/);
+  const seen = await labelsRedefinitions();
+  expect(seen.prototypes).toBeGreaterThan(0);
+  expect(await nativeGetterBack()).toBe(true);
 });
 
 it("leaves the element prototypes alone when no labelable element needs the full name computation", async () => {
   await fx.page.goto(fx.server.url("/collector/big.html"));
   const body = await collectIn(fx.page);
   expect(body.raw_elements.length).toBeGreaterThan(4000);
-  expect(await labelsRedefinitions()).toBe(0);
+  expect(await labelsRedefinitions()).toEqual({ prototypes: 0, elements: 0 });
   expect(await nativeGetterBack()).toBe(true);
 });

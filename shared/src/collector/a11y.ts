@@ -203,20 +203,19 @@ function ariaLabelName(el: Element, ctx: NameContext, rendered: boolean, has: nu
 const FLAT_CHANGES = /\s\s/;
 const FLAT_RUNS = /\s\s+/g;
 
-/**
- * Elements the library may name through, besides the element's own subtree: aria-owns and
- * aria-labelledby targets anywhere, a slot's assigned nodes.
- */
+/** Labelable elements in a subtree, or what leads elsewhere: aria-owns, aria-labelledby, slots. */
 const LABEL_REACH = "input, button, select, textarea, meter, output, progress, slot, [aria-owns], [aria-labelledby]";
+const REFERENCES = "slot, [aria-owns], [aria-labelledby]";
 
 /**
- * The name computation may read `labels` of a labelable element (the element itself, one in
- * its subtree, or one that a reference or slot leads to). Patching the getter costs the JIT's
- * work (fast-labels.ts), so it is done only then.
+ * The name computation may read `labels` of a labelable element other than `el` itself: one
+ * in its subtree, or one that a reference or slot leads to. Patching the getter on the
+ * prototypes costs the JIT's work (fast-labels.ts), so it is done only then; `el`'s own
+ * labels are lent to it as an own property instead.
  */
-function mayReadLabels(el: Element): boolean {
+function mayReadOtherLabels(el: Element): boolean {
   try {
-    return el.matches(LABEL_REACH) || el.querySelector(LABEL_REACH) !== null;
+    return el.matches(REFERENCES) || el.querySelector(LABEL_REACH) !== null;
   } catch {
     return true;
   }
@@ -231,17 +230,24 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   if (certainlyUnnamed(el, role, has)) return "";
   const fast = textOnlyName(el, role, ctx, has) ?? ariaLabelName(el, ctx, rendered, has);
   if (fast !== null) return fast;
-  // The library (and fixName()) read `labels` through the getter: patch it first when a
-  // labelable element can be reached from here.
-  if (ctx.labels && mayReadLabels(el)) ctx.labels.activate();
-  let base = "";
-  try {
-    base = computeAccessibleName(el, {
-      getComputedStyle: ctx.lib as unknown as typeof window.getComputedStyle,
-      computedStyleSupportsPseudoElements: true,
-    });
-  } catch {
-    base = "";
+  // The library (and fixName()) read `labels` through the getter (fast-labels.ts).
+  let takeBack: (() => void) | null = null;
+  if (ctx.labels) {
+    if (mayReadOtherLabels(el)) ctx.labels.activate();
+    else takeBack = ctx.labels.lend(el);
   }
-  return fixName(el, role, base, ctx);
+  try {
+    let base = "";
+    try {
+      base = computeAccessibleName(el, {
+        getComputedStyle: ctx.lib as unknown as typeof window.getComputedStyle,
+        computedStyleSupportsPseudoElements: true,
+      });
+    } catch {
+      base = "";
+    }
+    return fixName(el, role, base, ctx);
+  } finally {
+    takeBack?.();
+  }
 }

@@ -46,6 +46,12 @@ export interface LabelPatch {
   activate(): void;
   /** What `el.labels` gives (null for elements without it), without calling the getter. */
   labelsFor(el: Element): ArrayLike<HTMLLabelElement> | null;
+  /**
+   * For one name computation whose only labelable element is `el`: its labels as an own
+   * property of the element (no prototype changes, so no optimised code is thrown away).
+   * Returns the function that removes it again, or null when nothing was done.
+   */
+  lend(el: Element): (() => void) | null;
   restore(): void;
 }
 
@@ -93,6 +99,19 @@ export function patchLabels(win: Window): LabelPatch {
     labelsFor(el) {
       if (!LABELABLE_TAGS.has(el.localName) || el.namespaceURI !== HTML_NS) return null;
       return labelsOf(el, maps);
+    },
+    lend(el) {
+      if (active || !LABELABLE_TAGS.has(el.localName) || el.namespaceURI !== HTML_NS) return null;
+      // An own property the page set is what the getter would be shadowed by anyway.
+      if (Object.prototype.hasOwnProperty.call(el, "labels")) return null;
+      try {
+        Object.defineProperty(el, "labels", { value: labelsOf(el, maps), configurable: true });
+      } catch {
+        return null; // a frozen element: the native getter answers (slowly, rightly)
+      }
+      return () => {
+        delete (el as { labels?: unknown }).labels;
+      };
     },
     restore() {
       for (const r of restores.splice(0).reverse()) {
