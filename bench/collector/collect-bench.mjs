@@ -9,7 +9,8 @@
 //   node bench/collector/collect-bench.mjs [--runs 7] [--bundle B.js] [--compare OTHER_BUNDLE.js] [URL_OR_FIXTURE ...]
 //
 // --bundle times another build than shared/dist/collector.js; --compare times a second bundle (e.g. a copy of the previous build) in its own page of the
-// same URL, runs interleaved with the current one, and prints its row and the time ratio.
+// same URL, runs interleaved with the current one (which side goes first alternates every
+// round), and prints its row and the time ratio.
 // Build the bundle first: pnpm --filter @sightline/shared run build
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -53,7 +54,9 @@ try {
       sides.push({ name, page, cpu, naive: [], naiveCpu: [], inPage: [], inPageCpu: [], trip: [], count: 0, nodes: 0 });
     }
     for (let i = 0; i < runs + 1; i++) {
-      for (const s of sides) {
+      // Order swapped every round: a side that runs right after the other would share the 2
+      // cores with that renderer's leftover background work (GC, concurrent compiles).
+      for (const s of i % 2 ? [...sides].reverse() : sides) {
         const c0 = await s.cpu();
         const n = await s.page.evaluate(() => {
           const t0 = performance.now();

@@ -6,6 +6,7 @@ import { fixRole, roleFromTagAlone, validRoleToken } from "./role-fixes.js";
 import { NAME_FROM_CONTENT, asciiNorm, fixName, type NameCtx } from "./name-fixes.js";
 import { Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
 import type { LabelPatch } from "./fast-labels.js";
+import { knownTextContent } from "./text.js";
 
 /** Attr bits of an element, for callers that have not scanned it already. */
 const attributeBits = (el: Element): number => scanAttributes(el).has;
@@ -121,7 +122,8 @@ function textOnlyName(el: Element, role: string, ctx: NameContext, has: number):
   if (tag === "input" || tag === "select" || tag === "textarea" || tag === "img" || tag === "slot") return null;
   const labels = ctx.labels ? ctx.labels.labelsFor(el) : (el as HTMLButtonElement).labels;
   if (labels && labels.length) return null;
-  const raw = el.textContent ?? "";
+  // The walk has usually just read this element's text (a DOM string built per call).
+  const raw = knownTextContent(el) ?? el.textContent ?? "";
   // Replacing is costlier than testing, and most labels have no whitespace to collapse.
   const t = (NEEDS_ASCII_SQUASH.test(raw) ? raw.replace(ASCII_WS, " ") : raw).trim();
   return t || null;

@@ -140,6 +140,16 @@ function walk(node: Node): boolean {
 }
 
 /**
+ * The element's textContent when a read during this collect() found its only child node to be
+ * a text node (a read appends text from those alone, so the text read is that node's data, and
+ * so is textContent); null when unknown.
+ */
+export function knownTextContent(el: Element): string | null {
+  const e = cache?.get(el);
+  return e && e.nodes === 1 && e.raw !== "" ? e.raw : null;
+}
+
+/**
  * Visible-ish text of an element: text nodes in document order, skipping script/style and
  * subtrees marked `hidden`/`aria-hidden`, until `max` characters or `nodeBudget` nodes.
  */
