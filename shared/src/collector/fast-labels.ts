@@ -1,12 +1,15 @@
 // Chromium computes `element.labels` by scanning the whole tree scope for <label>s on first
-// access, so reading it for every form control is quadratic (1.5 s for 1,000 inputs). The
-// collector's own code asks labelsFor() (a map built once per tree scope) instead of the
-// getter. The accessible-name library reads the getter for every labelable element, so before
-// it first runs in a collect() the getter is replaced by the same lookup, then restored at the
-// end (page scripts cannot run in between, and no DOM node is touched).
-// Lazily, because redefining a property on HTMLInputElement.prototype & co. invalidates every
-// piece of optimised code that read any property of such an element: patching on every
-// collect() threw away the JIT's work each time (about a fifth of collect() on a big page).
+// access, so reading it for every form control is quadratic (1.5 s for 1,000 inputs). During
+// one synchronous collect() (page scripts cannot run in between, no DOM node is touched) the
+// labels come from a map built once per tree scope:
+//  - the collector's own code asks labelsFor();
+//  - the accessible-name library reads the getter: a field it names alone gets its labels lent
+//    as an own property for that computation (lend()); only when the computation can reach
+//    other labelable elements is the getter replaced on the prototypes (activate()), until
+//    restore() at the end of the collect().
+// Redefining a property on HTMLInputElement.prototype & co. invalidates every piece of
+// optimised code that read any property of such an element: patching on every collect() threw
+// away the JIT's work each time (about a fifth of collect() on a big page).
 
 const LABELABLE = ["HTMLInputElement", "HTMLButtonElement", "HTMLSelectElement", "HTMLTextAreaElement", "HTMLMeterElement", "HTMLOutputElement", "HTMLProgressElement"];
 
