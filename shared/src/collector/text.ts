@@ -66,13 +66,6 @@ function hiddenIn(scope: Node): Set<Element> | null {
   return set;
 }
 
-/**
- * Text nodes the reads have met. V8 drops the JS object of a DOM node that nothing references
- * and that has no identity hash (a weak collection key gets one) at the next scavenge, and the
- * next collect() would build it again for every text node of the page; a key in this set keeps
- * its object for as long as the node lives, holding neither the node nor its object itself.
- */
-const TEXT_WRAPPERS = new WeakSet<Node>();
 
 /** Shares text reads across one synchronous collect() (the element, its card, its neighbours). */
 export function withTextCache<T>(fn: () => T): T {
@@ -103,7 +96,6 @@ function walk(node: Node): boolean {
     if (--budget < 0) return false;
     const type = c.nodeType;
     if (type === 3) {
-      TEXT_WRAPPERS.add(c);
       const v = c.nodeValue;
       if (v) {
         out += v;
