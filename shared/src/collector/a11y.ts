@@ -3,7 +3,7 @@
 import { computeAccessibleName, getRole } from "dom-accessibility-api";
 import type { StyleOf } from "./style-cache.js";
 import { fixRole, roleFromTagAlone, validRoleToken } from "./role-fixes.js";
-import { NAME_FROM_CONTENT, asciiNorm, fixName, type NameCtx } from "./name-fixes.js";
+import { NAME_FROM_CONTENT, asciiNorm, contentText, fixName, type NameCtx } from "./name-fixes.js";
 import { Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
 import type { LabelPatch } from "./fast-labels.js";
 import { knownTextContent } from "./text.js";
@@ -130,6 +130,22 @@ function textOnlyName(el: Element, role: string, ctx: NameContext, has: number):
 }
 
 /**
+ * A name-from-content role that nothing else names: no aria-label, no aria-labelledby in either
+ * spelling, no <label>. For it fixName() returns the content text of its own traversal
+ * (contentText: block separators, hidden children, img alt, generated content, descendants'
+ * own labels) whenever that is not empty, whatever the library computed, so the library only
+ * runs when the content gives nothing (a title, an svg <title>, …). The content text is read
+ * first; "" when it is empty but the element qualified (the caller tells fixName() not to read
+ * it again), null when the element does not qualify.
+ */
+function contentName(el: Element, role: string, ctx: NameContext, has: number): string | null {
+  if (!NAME_FROM_CONTENT.has(role) || has & (Attr.AriaLabelledby | Attr.AriaLabel | Attr.AriaLabeledby)) return null;
+  const labels = ctx.labels ? ctx.labels.labelsFor(el) : (el as HTMLButtonElement).labels;
+  if (labels && labels.length) return null;
+  return contentText(el, ctx);
+}
+
+/**
  * The style function handed to the library: `visibility: collapse` hides like `hidden`
  * (the library only knows the latter). Wrappers are cached per element for one collect().
  */
@@ -232,6 +248,8 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   if (certainlyUnnamed(el, role, has)) return "";
   const fast = textOnlyName(el, role, ctx, has) ?? ariaLabelName(el, ctx, rendered, has);
   if (fast !== null) return fast;
+  const content = contentName(el, role, ctx, has);
+  if (content) return content;
   // The library (and fixName()) read `labels` through the getter (fast-labels.ts).
   let takeBack: (() => void) | null = null;
   if (ctx.labels) {
@@ -248,7 +266,7 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
     } catch {
       base = "";
     }
-    return fixName(el, role, base, ctx);
+    return fixName(el, role, base, ctx, content === "");
   } finally {
     takeBack?.();
   }

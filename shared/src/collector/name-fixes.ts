@@ -124,7 +124,15 @@ export const NAME_FROM_CONTENT = new Set([
 const HEADING_NAMED = new Set(["alertdialog", "article", "dialog"]);
 const BUTTON_INPUTS = new Set(["button", "submit", "reset"]);
 
-export function fixName(el: Element, role: string, base: string, ctx: NameCtx): string {
+/**
+ * The name from content that fixName() gives a name-from-content role when nothing else names
+ * the element: its own traversal of the subtree, whatever the library returned ("" when the
+ * content gives nothing and the library's answer stands).
+ */
+export const contentText = (el: Element, ctx: NameCtx): string => asciiNorm(refText(el, false, ctx, null));
+
+/** `contentEmpty`: contentText(el) is already known to be "" (not read again). */
+export function fixName(el: Element, role: string, base: string, ctx: NameCtx, contentEmpty = false): string {
   // aria-labeledby: used when it is the only spelling, or written before aria-labelledby.
   const misspelt = attrIndex(el, "aria-labeledby");
   if (misspelt >= 0) {
@@ -157,9 +165,9 @@ export function fixName(el: Element, role: string, base: string, ctx: NameCtx): 
     const h = el.querySelector("h1, h2, h3, h4, h5, h6, [role=heading]");
     if (h) return asciiNorm(refText(h, false, ctx, null));
   }
-  if (NAME_FROM_CONTENT.has(role) && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby")) {
+  if (!contentEmpty && NAME_FROM_CONTENT.has(role) && !el.hasAttribute("aria-label") && !el.hasAttribute("aria-labelledby")) {
     // The library always puts spaces around ::before/::after text and ignores alt text.
-    const t = asciiNorm(refText(el, false, ctx, null));
+    const t = contentText(el, ctx);
     if (t) return t;
   }
   return asciiNorm(base);
