@@ -18,7 +18,7 @@ import {
 import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
 import { nearbyText } from "./nearby-text.js";
 import { contextText } from "./context-text.js";
-import { isOccluded, type HitFrame } from "./occlusion.js";
+import { isOccluded, type HitCache, type HitFrame } from "./occlusion.js";
 import { patchLabels, type LabelPatch } from "./fast-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
 import { hrefResolver, type HrefResolver } from "./href.js";
@@ -531,9 +531,10 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     }
     t = mark("walk", t);
     if (options.occlusion !== false) {
+      const hits: HitCache = new Map();
       for (const p of ctx.pending) {
         if (p.frame.depth === 0 && !mayBeCovered(p.el, p.raw.rect, ctx.occluders)) continue;
-        p.raw.is_occluded = isOccluded(p.el, p.raw.rect, p.frame, vw, vh);
+        p.raw.is_occluded = isOccluded(p.el, p.raw.rect, p.frame, vw, vh, hits);
       }
     }
     t = mark("occlusion", t);
