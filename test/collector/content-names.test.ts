@@ -1,9 +1,11 @@
-// Names from content (links, buttons, headings) over subtrees that are not one text node: the
-// collector answers most of them without running the accessible-name library, and must give
-// exactly what the library plus the correction layer (name-fixes.ts) gives. The expected names
-// below are the full computation's answers on this page (block children separate words,
-// display:none children too, aria-hidden and hidden children are left out, img alt and
-// generated content are read, an empty subtree falls back to title).
+// Names the collector answers without running the accessible-name library (a11y.ts): controls
+// named from content that is not one text node, fields named by one plain <label>
+// (label-names.ts), images by their alt. They must be exactly what the library plus the
+// correction layer (name-fixes.ts) gives: the expected names below are the full computation's
+// answers on this page, from the build before these shortcuts (block children separate words,
+// display:none children too, aria-hidden and hidden children are left out, a label's elements
+// are trimmed one by one, img alt and generated content are read, an empty subtree falls back
+// to title), with the cases the shortcuts leave to the library next to them.
 import { expect, it } from "vitest";
 import { useFixturePage, byDomId, collectIn } from "./support.js";
 
@@ -41,6 +43,31 @@ const EXPECTED: Record<string, string> = {
   "c-div-button": "Div button",
   "c-br": "Linebreak",
   "c-nbsp": "Non\u00a0breaking\u00a0 space",
+  "c-f-link": "Documentation",
+  "c-f-inside": "Remember me",
+  "c-f-radio-after": "Yes please",
+  "c-f-blocks": "One Two",
+  "c-f-none": "Email address",
+  "c-f-ghost": "Password",
+  "c-f-aria-hidden": "Name (required)",
+  "c-f-img": "Search query",
+  "c-f-before": "OpenMenu",
+  "c-f-select": "Size (EU)",
+  "c-f-textarea": "Your message",
+  "c-f-two": "First Second",
+  "c-f-embedded": "Qty 3 items",
+  "c-f-nbsp": "Non\u00a0breaking label",
+  "c-f-spaced": "Spacedout",
+  "c-f-role": "Star Rating",
+  "c-f-hidden-label": "Hidden label",
+  "c-f-labelled": "Other",
+  "c-f-title": "Tip",
+  "c-f-switch": "Dark mode",
+  "c-i-spaces": "A cat sitting",
+  "c-i-nbsp": "x y",
+  "c-i-title": "Alt text",
+  "c-i-blank": "Only title",
+  "c-i-label": "Label wins",
   "c-heading": "Title subtitle",
 };
 

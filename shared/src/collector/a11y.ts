@@ -7,6 +7,7 @@ import { NAME_FROM_CONTENT, asciiNorm, contentText, fixName, type NameCtx } from
 import { Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
 import type { LabelPatch } from "./fast-labels.js";
 import { knownTextContent } from "./text.js";
+import { labelName } from "./label-names.js";
 
 /** Attr bits of an element, for callers that have not scanned it already. */
 const attributeBits = (el: Element): number => scanAttributes(el).has;
@@ -146,6 +147,40 @@ function contentName(el: Element, role: string, ctx: NameContext, has: number): 
 }
 
 /**
+ * A field named by its one <label> and nothing else (no aria-label, aria-labelledby, role,
+ * hidden or aria-hidden): the library's answer from a plain label (label-names.ts), which
+ * fixName() keeps: the labels are read only when the library found nothing, and the content
+ * of a checkbox or radio input is "". Null when the library must run.
+ */
+function fieldLabelName(el: Element, role: string, ctx: NameContext, rendered: boolean, has: number): string | null {
+  if (!rendered || has & (Attr.AriaLabelledby | Attr.AriaLabel | Attr.AriaLabeledby | Attr.Role | Attr.Hidden | Attr.AriaHidden)) return null;
+  const tag = el.localName;
+  if (tag !== "input" && tag !== "select" && tag !== "textarea") return null;
+  if (NAME_FROM_CONTENT.has(role)) {
+    const type = tag === "input" ? (el as HTMLInputElement).type : "";
+    if (type !== "checkbox" && type !== "radio") return null;
+  }
+  const labels = ctx.labels ? ctx.labels.labelsFor(el) : (el as HTMLInputElement).labels;
+  if (!labels || !labels.length) return null;
+  const t = labelName(el, labels, ctx);
+  return t === null ? null : asciiNorm(t);
+}
+
+/**
+ * An <img> with a non-blank alt and nothing else naming it (no aria-label, aria-labelledby,
+ * role, hidden or aria-hidden): the library answers with the alt (html-aam), flattened, and
+ * fixName() keeps it.
+ */
+function imgAltName(el: Element, rendered: boolean, has: number): string | null {
+  if (!rendered || !(has & Attr.Alt) || el.localName !== "img") return null;
+  if (has & (Attr.AriaLabelledby | Attr.AriaLabel | Attr.AriaLabeledby | Attr.Role | Attr.Hidden | Attr.AriaHidden)) return null;
+  const alt = el.getAttribute("alt");
+  const trimmed = alt ? alt.trim() : "";
+  // The library's asFlatString(), then fixName()'s ASCII normalisation.
+  return trimmed ? asciiNorm(trimmed.replace(FLAT_RUNS, " ")) : null;
+}
+
+/**
  * The style function handed to the library: `visibility: collapse` hides like `hidden`
  * (the library only knows the latter). Wrappers are cached per element for one collect().
  */
@@ -250,6 +285,8 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   if (fast !== null) return fast;
   const content = contentName(el, role, ctx, has);
   if (content) return content;
+  const labelled = content === null ? (fieldLabelName(el, role, ctx, rendered, has) ?? imgAltName(el, rendered, has)) : null;
+  if (labelled) return labelled;
   // The library (and fixName()) read `labels` through the getter (fast-labels.ts).
   let takeBack: (() => void) | null = null;
   if (ctx.labels) {
