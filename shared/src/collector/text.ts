@@ -44,6 +44,14 @@ interface TextEntry {
 let cache: Map<Node, TextEntry> | null = null;
 /** Per tree scope (document, shadow root) during a cached read: its hidden elements. */
 let hiddenByScope: Map<Node, Set<Element> | null> | null = null;
+/**
+ * Elements whose hidden state the reads of this collect() checked attribute by attribute. The
+ * query costs the whole tree scope (5.6 ms on a 15,800-element page where reads met a few
+ * hundred elements), the attribute reads cost per element met: query only once reads have met
+ * more elements than that.
+ */
+let checkedByAttr = 0;
+const QUERY_AFTER = 2_000;
 
 const HIDDEN = '[hidden], [aria-hidden="true"]';
 
@@ -53,7 +61,7 @@ const HIDDEN = '[hidden], [aria-hidden="true"]';
  * reads for every element a read meets. Null where the scope cannot be queried.
  */
 function hiddenIn(scope: Node): Set<Element> | null {
-  if (!hiddenByScope) return null;
+  if (!hiddenByScope || checkedByAttr < QUERY_AFTER) return null;
   let set = hiddenByScope.get(scope);
   if (set === undefined) {
     try {
@@ -71,13 +79,16 @@ function hiddenIn(scope: Node): Set<Element> | null {
 export function withTextCache<T>(fn: () => T): T {
   const outer = cache;
   const outerHidden = hiddenByScope;
+  const outerChecked = checkedByAttr;
   cache = new Map();
   hiddenByScope = new Map();
+  checkedByAttr = 0;
   try {
     return fn();
   } finally {
     cache = outer;
     hiddenByScope = outerHidden;
+    checkedByAttr = outerChecked;
   }
 }
 
@@ -104,7 +115,12 @@ function walk(node: Node): boolean {
     } else if (type === 1) {
       const el = c as Element;
       if (SKIP_TEXT_TAGS.has(el.localName)) continue;
-      if (hidden ? hidden.size !== 0 && hidden.has(el) : el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") continue;
+      if (hidden) {
+        if (hidden.size !== 0 && hidden.has(el)) continue;
+      } else {
+        checkedByAttr++;
+        if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") continue;
+      }
       // Block-ish boundaries become spaces so "Foo</div><div>Bar" does not read "FooBar".
       out += " ";
       const known = cache?.get(el);
