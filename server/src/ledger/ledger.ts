@@ -193,7 +193,7 @@ export class Ledger {
     // the journal, so a journal seen changed-but-same-checkpoint really is the same file grown.
     const journal = journalStat(this.#journal);
     const stamp = this.#fileStamp();
-    if (stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset === this.#cursor.offset) return;
+    if (this.#unchanged(stamp, journal)) return;
     if (stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset > this.#cursor.offset && !this.#torn) {
       // Applied in place; if the lines do not continue, the full read below replaces it all.
       const tail = readJournal(this.#journal, this.#cursor);
@@ -224,6 +224,11 @@ export class Ledger {
       throw new Error(`${journalFile(this.file)} does not continue ${this.file} (checkpoint revision ${checkpointRev}, journal goes on at ${first})`);
     }
     throw new Error(`${this.file} kept changing while it was read`);
+  }
+
+  /** The files are as we last read or wrote them. */
+  #unchanged(stamp: string, journal: JournalCursor): boolean {
+    return stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset === this.#cursor.offset;
   }
 
   #fileStamp(): string {
@@ -364,7 +369,7 @@ export class Ledger {
           const journal = journalStat(this.#journal);
           const stamp = this.#stampOrEmpty();
           let loaded: Loaded;
-          if (stamp !== "" && stamp === this.#stamp && journal.ino === this.#cursor.ino && journal.offset === this.#cursor.offset) {
+          if (stamp !== "" && this.#unchanged(stamp, journal)) {
             loaded = { state: this.#state, stamp, cursor: this.#cursor, lines: this.#lines, torn: this.#torn };
           } else if (stamp === "") {
             // Missing file (first start): a fresh ledger; the checkpoint below empties any journal.
