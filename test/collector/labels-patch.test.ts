@@ -43,7 +43,8 @@ it("names form fields from their labels without touching the prototypes, and lea
   const body = await collectIn(fx.page);
   expect(byDomId(body, "email")!.attributes!.accessible_name).toBe("Email address");
   expect(byDomId(body, "fullname")!.attributes!.accessible_name).toBe("Full name");
-  // Fields named by a <label> need the full algorithm: their labels are lent to them.
+  // Fields the fast paths cannot name (here the unlabelled select, checkbox and radio) go
+  // through the full algorithm, with their labels lent to them, never the prototypes.
   const seen = await labelsRedefinitions();
   expect(seen.elements).toBeGreaterThan(0);
   expect(seen.prototypes).toBe(0);

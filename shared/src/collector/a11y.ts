@@ -89,7 +89,6 @@ function ancestorRole(a: Element): string {
   return libRoleOf(a) ?? "generic";
 }
 
-/** `has`: the element's Attr bits (scanAttributes), when the caller has them. */
 /**
  * Roles of elements without a role attribute that follow from the tag alone (roleFromTagAlone),
  * keyed by tag, and by tag for links with an href (the one attribute their role reads).
@@ -97,6 +96,7 @@ function ancestorRole(a: Element): string {
 const roleByTag = new Map<string, string>();
 const linkRoleByTag = new Map<string, string>();
 
+/** `has`: the element's Attr bits (scanAttributes), when the caller has them. */
 export function roleOf(el: Element, has?: number): string {
   const hasRole = has === undefined ? el.hasAttribute("role") : (has & Attr.Role) !== 0;
   if (hasRole) return fixRole(el, libRoleOf(el, hasRole, has), () => libImplicit(el, has), ancestorRole, hasRole);
@@ -289,7 +289,8 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   if (labelled) return labelled;
   // The library (and fixName()) read `labels` through the getter (fast-labels.ts).
   let takeBack: (() => void) | null = null;
-  if (ctx.labels) {
+  // Once the getter is patched it answers for everyone: no subtree query, nothing to lend.
+  if (ctx.labels && !ctx.labels.active) {
     if (mayReadOtherLabels(el)) ctx.labels.activate();
     else takeBack = ctx.labels.lend(el);
   }

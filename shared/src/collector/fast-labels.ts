@@ -47,6 +47,8 @@ export interface LabelPatch {
   add(win: Window): void;
   /** Before the accessible-name library runs: patch every registered window (once). */
   activate(): void;
+  /** activate() has run: the getter answers for every element (nothing to lend). */
+  readonly active: boolean;
   /** What `el.labels` gives (null for elements without it), without calling the getter. */
   labelsFor(el: Element): ArrayLike<HTMLLabelElement> | null;
   /**
@@ -102,6 +104,9 @@ export function patchLabels(win: Window): LabelPatch {
     labelsFor(el) {
       if (!LABELABLE_TAGS.has(el.localName) || el.namespaceURI !== HTML_NS) return null;
       return labelsOf(el, maps);
+    },
+    get active() {
+      return active;
     },
     lend(el) {
       if (active || !LABELABLE_TAGS.has(el.localName) || el.namespaceURI !== HTML_NS) return null;

@@ -14,7 +14,7 @@
 //  - a text node gives its data, a comment nothing.
 // Anything else (roles, aria attributes, generated content, embedded controls, images, svg,
 // shadow roots, slots, more than one label, big labels) returns null: the library runs.
-import type { NameCtx } from "./name-fixes.js";
+import { isHiddenEl, type NameCtx } from "./name-fixes.js";
 
 /** Tags whose library role and text alternative are those of plain text (no alt, value, labels, role). */
 const PHRASING = new Set([
@@ -44,20 +44,13 @@ function hasNamingAttribute(el: Element): boolean {
   return false;
 }
 
-function hidden(el: Element, ctx: NameCtx): boolean {
-  if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
-  const cs = ctx.style(el);
-  const v = cs.visibility;
-  return cs.display === "none" || v === "hidden" || v === "collapse";
-}
-
 /** The library's text of a plain element (see the header), or null when it is not plain. */
 function plainText(el: Element, field: Element, ctx: NameCtx): string | null {
   if (el === field) return "";
   if (--budget < 0 || el.namespaceURI !== "http://www.w3.org/1999/xhtml") return null;
   if (!PHRASING.has(el.localName) && el.localName !== "label") return null;
   if (el.shadowRoot || ctx.generated.has(el) || hasNamingAttribute(el)) return null;
-  if (hidden(el, ctx)) return "";
+  if (isHiddenEl(el, ctx.style)) return "";
   let out = " ";
   for (let c = el.firstChild; c; c = c.nextSibling) {
     const type = c.nodeType;
@@ -88,7 +81,7 @@ export function labelName(field: Element, labels: ArrayLike<HTMLLabelElement>, c
   if (label.localName !== "label") return null;
   budget = MAX_NODES;
   // A hidden label gives "" in the library, and the correction layer then reads it anyway.
-  if (hidden(label, ctx)) return null;
+  if (isHiddenEl(label, ctx.style)) return null;
   const t = plainText(label, field, ctx);
   // The library's asFlatString(): trimmed, runs of whitespace made one space.
   return t ? t.replace(/\s\s+/g, " ") : null;

@@ -18,7 +18,8 @@ const ASCII_WS = /[\t\n\f\r ]+/g;
 const NEEDS_ASCII_NORM = /[\t\n\f\r]| {2}|^ | $/;
 export const asciiNorm = (s: string): string => (NEEDS_ASCII_NORM.test(s) ? s.replace(ASCII_WS, " ").replace(/^ | $/g, "") : s);
 
-function isHiddenEl(el: Element, style: StyleOf): boolean {
+/** Hidden for the name algorithm: hidden / aria-hidden="true", display none, visibility hidden or collapse. */
+export function isHiddenEl(el: Element, style: StyleOf): boolean {
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
   const cs = style(el);
   const v = cs.visibility;

@@ -99,7 +99,7 @@ export function isOccluded(
     const y = rect.y + rect.height * fy;
     if (inView(x, y)) points.push([x, y]);
   }
-  if (!points.length) return !inView(cx, cy) ? false : true;
+  if (!points.length) return inView(cx, cy);
   // Occluded when fewer than `need` insets hit the element itself (fewer than two, and not
   // all of them): stop once the count of self hits settles that either way.
   const need = Math.min(2, points.length);
@@ -109,7 +109,7 @@ export function isOccluded(
     if (self >= need) return false;
     if (self + (points.length - i - 1) < need) return true;
   }
-  return self < need;
+  return true; // not reached: on the last point one of the two tests above decides
 }
 
 const INSETS: Array<[number, number]> = [

@@ -61,7 +61,7 @@ const HIDDEN = '[hidden], [aria-hidden="true"]';
  * reads for every element a read meets. Null where the scope cannot be queried.
  */
 function hiddenIn(scope: Node): Set<Element> | null {
-  if (!hiddenByScope || checkedByAttr < QUERY_AFTER) return null;
+  if (!hiddenByScope) return null;
   let set = hiddenByScope.get(scope);
   if (set === undefined) {
     try {
@@ -178,7 +178,8 @@ export function shortText(root: Node, max = 200, nodeBudget = 400): string {
   budget = nodeBudget;
   visited = 0;
   cap = limit;
-  hidden = hiddenByScope ? hiddenIn(root.getRootNode()) : null;
+  // Until reads have met QUERY_AFTER elements hiddenIn() answers null: skip its getRootNode().
+  hidden = hiddenByScope && checkedByAttr >= QUERY_AFTER ? hiddenIn(root.getRootNode()) : null;
   const complete = walk(root);
   const raw = out;
   const nodes = visited;
