@@ -7,7 +7,8 @@
 //   node bench/collector/output-diff.mjs --save /tmp/before.json      (with the old dist bundle)
 //   node bench/collector/output-diff.mjs --compare /tmp/before.json   (after rebuilding)
 //   options: --bundle FILE (default shared/dist/collector.js), --show N (diffs printed, default 20),
-//            --only fixtures,wpt,rank (page sets, default all three)
+//            --only fixtures,wpt,rank (page sets, default all three),
+//            --extra DIR (also every .html page of DIR, e.g. real pages kept outside the repo)
 import { readFileSync, writeFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -45,6 +46,10 @@ for (const c of only.has("rank") ? ["miniwob-dev", "flight-aa"] : []) {
     seen.add(k.file);
     sets.push([dir, k.file, k.viewport]);
   }
+}
+
+if (opt.extra) for (const f of readdirSync(opt.extra).filter((f) => f.endsWith(".html")).sort()) {
+  sets.push([opt.extra, f, { width: 1280, height: 900 }]);
 }
 
 const servers = new Map();

@@ -3,9 +3,9 @@
 import { computeAccessibleName, getRole } from "dom-accessibility-api";
 import type { StyleOf } from "./style-cache.js";
 import { fixRole, roleFromTagAlone, validRoleToken } from "./role-fixes.js";
-import { NAME_FROM_CONTENT, asciiNorm, contentText, fixName, type NameCtx } from "./name-fixes.js";
-import { Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
-import type { LabelPatch } from "./fast-labels.js";
+import { NAME_FROM_CONTENT, asFlatString, asciiNorm, contentText, fixName, type NameCtx } from "./name-fixes.js";
+import { ARIA_LABELLEDBY, ARIA_NAMING, Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
+import { LABELABLE_SELECTOR, type LabelPatch } from "./fast-labels.js";
 import { knownTextContent } from "./text.js";
 import { labelName } from "./label-names.js";
 
@@ -112,17 +112,30 @@ export function roleOf(el: Element, has?: number): string {
   return role;
 }
 
+/** Named by something other than content, or not named at all: ARIA naming, a role attribute, hidden. */
+const NOT_LABEL_ONLY = ARIA_NAMING | Attr.Role | Attr.Hidden | Attr.AriaHidden;
+
+/** What `el.labels` gives, through the collect()'s label map when there is one. */
+function ownLabels(el: Element, ctx: NameContext): ArrayLike<HTMLLabelElement> | null {
+  return ctx.labels ? ctx.labels.labelsFor(el) : (el as HTMLInputElement).labels;
+}
+
+/** A <label> names the element. */
+function hasLabels(el: Element, ctx: NameContext): boolean {
+  const labels = ownLabels(el, ctx);
+  return labels !== null && labels !== undefined && labels.length > 0;
+}
+
 /**
  * The common case, a control whose only content is text and that nothing else names, gives
  * the same name as the full algorithm for a fraction of its cost.
  */
 function textOnlyName(el: Element, role: string, ctx: NameContext, has: number): string | null {
   if (!NAME_FROM_CONTENT.has(role) || el.firstElementChild || el.shadowRoot || ctx.generated.has(el)) return null;
-  if (has & (Attr.AriaLabelledby | Attr.AriaLabel | Attr.AriaLabeledby)) return null;
+  if (has & ARIA_NAMING) return null;
   const tag = el.localName;
   if (tag === "input" || tag === "select" || tag === "textarea" || tag === "img" || tag === "slot") return null;
-  const labels = ctx.labels ? ctx.labels.labelsFor(el) : (el as HTMLButtonElement).labels;
-  if (labels && labels.length) return null;
+  if (hasLabels(el, ctx)) return null;
   // The walk has usually just read this element's text (a DOM string built per call).
   const raw = knownTextContent(el) ?? el.textContent ?? "";
   // Replacing is costlier than testing, and most labels have no whitespace to collapse.
@@ -140,9 +153,7 @@ function textOnlyName(el: Element, role: string, ctx: NameContext, has: number):
  * it again), null when the element does not qualify.
  */
 function contentName(el: Element, role: string, ctx: NameContext, has: number): string | null {
-  if (!NAME_FROM_CONTENT.has(role) || has & (Attr.AriaLabelledby | Attr.AriaLabel | Attr.AriaLabeledby)) return null;
-  const labels = ctx.labels ? ctx.labels.labelsFor(el) : (el as HTMLButtonElement).labels;
-  if (labels && labels.length) return null;
+  if (!NAME_FROM_CONTENT.has(role) || has & ARIA_NAMING || hasLabels(el, ctx)) return null;
   return contentText(el, ctx);
 }
 
@@ -153,14 +164,14 @@ function contentName(el: Element, role: string, ctx: NameContext, has: number): 
  * of a checkbox or radio input is "". Null when the library must run.
  */
 function fieldLabelName(el: Element, role: string, ctx: NameContext, rendered: boolean, has: number): string | null {
-  if (!rendered || has & (Attr.AriaLabelledby | Attr.AriaLabel | Attr.AriaLabeledby | Attr.Role | Attr.Hidden | Attr.AriaHidden)) return null;
+  if (!rendered || has & NOT_LABEL_ONLY) return null;
   const tag = el.localName;
   if (tag !== "input" && tag !== "select" && tag !== "textarea") return null;
   if (NAME_FROM_CONTENT.has(role)) {
     const type = tag === "input" ? (el as HTMLInputElement).type : "";
     if (type !== "checkbox" && type !== "radio") return null;
   }
-  const labels = ctx.labels ? ctx.labels.labelsFor(el) : (el as HTMLInputElement).labels;
+  const labels = ownLabels(el, ctx);
   if (!labels || !labels.length) return null;
   const t = labelName(el, labels, ctx);
   return t === null ? null : asciiNorm(t);
@@ -173,11 +184,11 @@ function fieldLabelName(el: Element, role: string, ctx: NameContext, rendered: b
  */
 function imgAltName(el: Element, rendered: boolean, has: number): string | null {
   if (!rendered || !(has & Attr.Alt) || el.localName !== "img") return null;
-  if (has & (Attr.AriaLabelledby | Attr.AriaLabel | Attr.AriaLabeledby | Attr.Role | Attr.Hidden | Attr.AriaHidden)) return null;
+  if (has & NOT_LABEL_ONLY) return null;
   const alt = el.getAttribute("alt");
-  const trimmed = alt ? alt.trim() : "";
   // The library's asFlatString(), then fixName()'s ASCII normalisation.
-  return trimmed ? asciiNorm(trimmed.replace(FLAT_RUNS, " ")) : null;
+  const flatAlt = alt ? asFlatString(alt) : "";
+  return flatAlt ? asciiNorm(flatAlt) : null;
 }
 
 /**
@@ -233,7 +244,7 @@ function certainlyUnnamed(el: Element, role: string, has: number): boolean {
  * running either. Null when the full computation is needed.
  */
 function ariaLabelName(el: Element, ctx: NameContext, rendered: boolean, has: number): string | null {
-  if (!(has & Attr.AriaLabel) || has & (Attr.AriaLabelledby | Attr.AriaLabeledby)) return null;
+  if (!(has & Attr.AriaLabel) || has & ARIA_LABELLEDBY) return null;
   // The library names nothing whose role prohibits naming (generic, none, paragraph, …); its
   // role can only be one of those through a role attribute or an <img alt="">.
   if (has & Attr.Role || el.localName === "img") return null;
@@ -249,16 +260,14 @@ function ariaLabelName(el: Element, ctx: NameContext, rendered: boolean, has: nu
   }
   // fixName(): the label with ASCII whitespace normalised when the library gave it verbatim,
   // else the library's flattened string (runs of any whitespace collapsed) normalised.
-  return FLAT_CHANGES.test(trimmed) ? asciiNorm(trimmed.replace(FLAT_RUNS, " ")) : asciiNorm(label);
+  const flatLabel = asFlatString(label);
+  return flatLabel === trimmed ? asciiNorm(label) : asciiNorm(flatLabel);
 }
 
-/** What the library's asFlatString() rewrites: runs of two or more whitespace characters. */
-const FLAT_CHANGES = /\s\s/;
-const FLAT_RUNS = /\s\s+/g;
-
-/** Labelable elements in a subtree, or what leads elsewhere: aria-owns, aria-labelledby, slots. */
-const LABEL_REACH = "input, button, select, textarea, meter, output, progress, slot, [aria-owns], [aria-labelledby]";
+/** What leads elsewhere: aria-owns, aria-labelledby, slots. */
 const REFERENCES = "slot, [aria-owns], [aria-labelledby]";
+/** Labelable elements in a subtree, or what leads elsewhere. */
+const LABEL_REACH = `${LABELABLE_SELECTOR}, ${REFERENCES}`;
 
 /**
  * The name computation may read `labels` of a labelable element other than `el` itself: one

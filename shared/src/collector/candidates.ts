@@ -69,8 +69,12 @@ const ATTR_BITS = new Map<string, number>([
   ["hidden", Attr.Hidden], ["aria-hidden", Attr.AriaHidden],
 ]);
 
-/** Any naming attribute: aria-label, aria-labelledby (either spelling) or title. */
-export const NAMING_ATTRS = Attr.AriaLabel | Attr.AriaLabelledby | Attr.AriaLabeledby | Attr.Title;
+/** aria-labelledby in either spelling (browsers accept the misspelt aria-labeledby). */
+export const ARIA_LABELLEDBY = Attr.AriaLabelledby | Attr.AriaLabeledby;
+/** The ARIA naming attributes: aria-label, aria-labelledby (either spelling). */
+export const ARIA_NAMING = Attr.AriaLabel | ARIA_LABELLEDBY;
+/** Any naming attribute: the ARIA ones or title. */
+export const NAMING_ATTRS = ARIA_NAMING | Attr.Title;
 
 export interface AttrScan {
   roleAttr: string | null;

@@ -11,7 +11,16 @@
 // optimised code that read any property of such an element: patching on every collect() threw
 // away the JIT's work each time (about a fifth of collect() on a big page).
 
-const LABELABLE = ["HTMLInputElement", "HTMLButtonElement", "HTMLSelectElement", "HTMLTextAreaElement", "HTMLMeterElement", "HTMLOutputElement", "HTMLProgressElement"];
+/** The labelable elements (HTML): local name and interface. */
+const LABELABLE: ReadonlyArray<readonly [string, string]> = [
+  ["input", "HTMLInputElement"], ["button", "HTMLButtonElement"], ["select", "HTMLSelectElement"],
+  ["textarea", "HTMLTextAreaElement"], ["meter", "HTMLMeterElement"], ["output", "HTMLOutputElement"],
+  ["progress", "HTMLProgressElement"],
+];
+/** Local names of the labelable elements, HTML namespace only. */
+const LABELABLE_TAGS = new Set(LABELABLE.map(([tag]) => tag));
+/** A selector matching the labelable elements. */
+export const LABELABLE_SELECTOR = LABELABLE.map(([tag]) => tag).join(", ");
 
 type Maps = Map<Node, Map<Element, HTMLLabelElement[]>>;
 const EMPTY: HTMLLabelElement[] = [];
@@ -38,8 +47,6 @@ export function labelsOf(el: Element, maps: Maps): HTMLLabelElement[] {
   return m.get(el) ?? EMPTY;
 }
 
-/** Local names of the labelable elements (the classes of LABELABLE), HTML namespace only. */
-const LABELABLE_TAGS = new Set(["input", "button", "select", "textarea", "meter", "output", "progress"]);
 const HTML_NS = "http://www.w3.org/1999/xhtml";
 
 export interface LabelPatch {
@@ -64,12 +71,10 @@ export function patchLabels(win: Window): LabelPatch {
   const maps: Maps = new Map();
   const restores: Array<() => void> = [];
   const windows: Window[] = [];
-  const patched = new Set<Window>();
   let active = false;
+  // Called once per window while active: by activate() (once) and by add() for a new window.
   const patch = (w: Window): void => {
-    if (patched.has(w)) return;
-    patched.add(w);
-    for (const name of LABELABLE) {
+    for (const [, name] of LABELABLE) {
       const ctor = (w as unknown as Record<string, { prototype: object } | undefined>)[name];
       const proto = ctor?.prototype;
       if (!proto) continue;
@@ -129,7 +134,6 @@ export function patchLabels(win: Window): LabelPatch {
           // nothing to restore to
         }
       }
-      patched.clear();
       active = false;
     },
   };

@@ -14,7 +14,7 @@
 //  - a text node gives its data, a comment nothing.
 // Anything else (roles, aria attributes, generated content, embedded controls, images, svg,
 // shadow roots, slots, more than one label, big labels) returns null: the library runs.
-import { isHiddenEl, type NameCtx } from "./name-fixes.js";
+import { asFlatString, isHiddenEl, type NameCtx } from "./name-fixes.js";
 
 /** Tags whose library role and text alternative are those of plain text (no alt, value, labels, role). */
 const PHRASING = new Set([
@@ -83,6 +83,5 @@ export function labelName(field: Element, labels: ArrayLike<HTMLLabelElement>, c
   // A hidden label gives "" in the library, and the correction layer then reads it anyway.
   if (isHiddenEl(label, ctx.style)) return null;
   const t = plainText(label, field, ctx);
-  // The library's asFlatString(): trimmed, runs of whitespace made one space.
-  return t ? t.replace(/\s\s+/g, " ") : null;
+  return t ? asFlatString(t) : null;
 }

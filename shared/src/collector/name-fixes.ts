@@ -18,6 +18,18 @@ const ASCII_WS = /[\t\n\f\r ]+/g;
 const NEEDS_ASCII_NORM = /[\t\n\f\r]| {2}|^ | $/;
 export const asciiNorm = (s: string): string => (NEEDS_ASCII_NORM.test(s) ? s.replace(ASCII_WS, " ").replace(/^ | $/g, "") : s);
 
+/** What the library's asFlatString() rewrites: runs of two or more whitespace characters. */
+const FLAT_CHANGES = /\s\s/;
+const FLAT_RUNS = /\s\s+/g;
+/**
+ * dom-accessibility-api's asFlatString(): trimmed, runs of whitespace made one space (tested
+ * first: most names have no run to collapse, and testing is cheaper than rebuilding).
+ */
+export function asFlatString(s: string): string {
+  const t = s.trim();
+  return FLAT_CHANGES.test(t) ? t.replace(FLAT_RUNS, " ") : t;
+}
+
 /** Hidden for the name algorithm: hidden / aria-hidden="true", display none, visibility hidden or collapse. */
 export function isHiddenEl(el: Element, style: StyleOf): boolean {
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
