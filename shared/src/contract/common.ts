@@ -1,7 +1,12 @@
 // Objects shared by both endpoints (spec 2.3, bbox/viewport shapes).
 import { z } from "zod";
 
-const finite = z.number().refine(Number.isFinite, "must be a finite number");
+/**
+ * A finite number: zod 4's number already refuses NaN and ±Infinity (a JSON number such as
+ * 1e400 parses to Infinity). No refinement, so the raw-element predicate can be compiled.
+ */
+export const FiniteNumberSchema = z.number();
+const finite = FiniteNumberSchema;
 
 export const BboxSchema = z.object({
   x: finite,
@@ -13,14 +18,14 @@ export type Bbox = z.infer<typeof BboxSchema>;
 
 /** Width and height must be positive numbers (spec 7.2 "Invalid viewport dimensions"). */
 export const ViewportSchema = z.looseObject({
-  width: z.number().positive().refine(Number.isFinite),
-  height: z.number().positive().refine(Number.isFinite),
+  width: z.number().positive(),
+  height: z.number().positive(),
 });
 export type Viewport = { width: number; height: number };
 
 /** Spec 2.3: applied before element selection, on both endpoints. */
 export const FilterSchema = z.looseObject({
-  min_area: z.number().nonnegative().refine(Number.isFinite).optional(),
+  min_area: z.number().nonnegative().optional(),
   allowed_tags: z.array(z.string()).optional(),
   allowed_roles: z.array(z.string()).optional(),
 });

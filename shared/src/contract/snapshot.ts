@@ -1,9 +1,7 @@
 // POST /v1/snapshot: request (2.6, 2.7) and response (2.8, 2.9, 2.10) schemas.
 // Types are inferred from these schemas; the OpenAPI document is generated from them too.
 import { z } from "zod";
-import { BboxSchema, FilterSchema, RequestStatusSchema, ViewportSchema, type Filter, type Viewport } from "./common.js";
-
-const finite = z.number().refine(Number.isFinite, "must be a finite number");
+import { BboxSchema, FilterSchema, RequestStatusSchema, ViewportSchema, FiniteNumberSchema as finite, type Filter, type Viewport } from "./common.js";
 
 /**
  * Attribute values: strings per the spec, `null` allowed. Collectors in the wild also send
