@@ -13,8 +13,9 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-export function startServerProcess(dataDir: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const proc = spawn(process.execPath, [MAIN], {
+/** `main`: another build's server/dist/main.js, to compare two builds side by side. */
+export function startServerProcess(dataDir: string, env: Record<string, string> = {}, main = MAIN): Promise<ServerProcess> {
+  const proc = spawn(process.execPath, [main], {
     env: {
       ...process.env,
       HOST: "127.0.0.1",
