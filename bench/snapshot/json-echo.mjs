@@ -1,14 +1,27 @@
-// The HTTP floor for bench/snapshot: a bare node:http server that reads a JSON body, parses it,
-// stringifies it again (the in-process JSON floor's work) and answers with its length only (a
-// snapshot's answer is small; echoing a 10,000-element payload back would time the echo).
-// What any Node JSON-over-HTTP service pays before doing any work of its own.
+// The HTTP floors for bench/snapshot: a bare node:http server that does a JSON service's
+// unavoidable work and nothing else. What any Node JSON-over-HTTP service pays before doing
+// any work of its own.
+//   POST /        parse the body, stringify it again (the in-process JSON floor's work) and
+//                 answer with its length only (echoing a 10,000-element payload back would
+//                 time the echo): the HTTP floor.
+//   PUT /reply    store a JSON body (a real /v1/snapshot answer to the payload about to be posted)
+//   POST /reply   parse the body, answer with the stored reply stringified again: the contract
+//                 floor, i.e. the HTTP floor plus the answer the contract requires (all fields
+//                 of every returned element), which the client must parse too.
 import { createServer } from "node:http";
 
+let reply = null;
 const server = createServer((req, res) => {
   const chunks = [];
   req.on("data", (c) => chunks.push(c));
   req.on("end", () => {
-    const out = JSON.stringify({ bytes: JSON.stringify(JSON.parse(Buffer.concat(chunks).toString("utf8"))).length });
+    const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    let out;
+    if (req.url === "/reply" && req.method === "PUT") {
+      reply = body;
+      out = "{}";
+    } else if (req.url === "/reply") out = JSON.stringify(reply);
+    else out = JSON.stringify({ bytes: JSON.stringify(body).length });
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(out) });
     res.end(out);
   });

@@ -2,10 +2,11 @@
 // JSON.stringify of the same payload measured in the same run (so a loaded machine shifts both).
 //   npm run bench:snapshot            (builds first; the server runs as a child process)
 //   BENCH_QUICK=1 npm run bench:snapshot   fewer repetitions
-// Prints: in-process refinement (and zod validation) for 200 / 2,000 / 10,000 raw elements,
-// HTTP round trips on loopback (beside the JSON floor and an HTTP floor: the same payload posted
-// to a bare node:http server that only parses and re-stringifies it), requests/s with
-// 200-element payloads, and the server memory one 10,000-element request adds.
+// Prints: in-process refinement (and validation) for 200 / 2,000 / 10,000 raw elements,
+// HTTP round trips on loopback (beside the JSON floor and two floors measured against a bare
+// node:http server, json-echo.mjs: the HTTP floor, the same payload parsed and re-stringified;
+// the contract floor, the same payload parsed and answered with Sightline's own response to it),
+// requests/s with 200-element payloads, and the server memory one 10,000-element request adds.
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -88,7 +89,7 @@ console.log(`bench/snapshot on ${process.platform}, node ${process.version}, loa
 
 // 1. In process. "wall / cpu" pairs: median wall time, mean CPU time per call.
 const pair = (t: { wall: number; cpu: number }) => `${ms(t.wall)} / ${ms(t.cpu)}`;
-row("in process (wall / cpu ms)", "elements", "JSON floor", "zod validate", "refine, no goal", "refine, goal + reranker", "refine(goal)/floor, cpu");
+row("in process (wall / cpu ms)", "elements", "JSON floor", "validate", "refine, no goal", "refine, goal + reranker", "refine(goal)/floor, cpu");
 for (const n of SIZES) {
   const text = texts.get(n)!;
   const req = payloads.get(n)!;
@@ -120,7 +121,7 @@ try {
       await Promise.all([client.post(bodies[i % bodies.length]), client.post(bodies[(i + 1) % bodies.length])]);
     }
   }
-  row("HTTP loopback", "elements", "goal", "JSON floor wall ms", "HTTP floor (JSON echo) ms", "round trip wall ms", "round trip/JSON floor", "round trip/HTTP floor", "server cpu ms/request", "response KB");
+  row("HTTP loopback", "elements", "goal", "JSON floor wall ms", "HTTP floor ms", "contract floor ms", "round trip wall ms", "round trip/JSON floor", "/HTTP floor", "/contract floor", "server cpu ms/request", "response KB");
   for (const n of SIZES) {
     const plainText = JSON.stringify({ ...payloads.get(n), goal: undefined });
     const echoCall = async () => {
@@ -141,11 +142,20 @@ try {
         size = r.body.length;
       };
       await warmUpAsync(call);
+      // The contract floor: the echo answers with this very response (stored), parsed by the client.
+      await echoClient.post((await client.post(text)).body, "/reply", "PUT");
+      const contractCall = async () => {
+        const r = await echoClient.post(text, "/reply");
+        if (r.status !== 200) throw new Error(`echo status ${r.status}`);
+        JSON.parse(r.body);
+      };
+      await warmUpAsync(contractCall);
+      const contractFloor = await timeAsync(reps, contractCall);
       const cpu0 = cpuOf(server.pid);
       const rt = await timeAsync(reps, call);
       const serverCpu = (cpuOf(server.pid) - cpu0) / reps;
       const floor = floors.get(n)!;
-      row("", String(n), withGoal ? "yes" : "no", ms(floor.wall), ms(httpFloor), ms(rt), ratio(rt, floor.wall), ratio(rt, httpFloor), ms(serverCpu), (size / 1024).toFixed(0));
+      row("", String(n), withGoal ? "yes" : "no", ms(floor.wall), withGoal ? "" : `${ms(httpFloor)} (${ratio(httpFloor, floor.wall)})`, `${ms(contractFloor)} (${ratio(contractFloor, floor.wall)})`, ms(rt), ratio(rt, floor.wall), ratio(rt, httpFloor), ratio(rt, contractFloor), ms(serverCpu), (size / 1024).toFixed(0));
     }
   }
 
@@ -229,5 +239,6 @@ const widths: number[] = [];
 for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
 for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
 console.log("\n'HTTP floor' = the same payload posted to a bare node:http server that only parses and re-stringifies it (bench/snapshot/json-echo.mjs).");
+console.log("'contract floor' = the same payload posted to that server, which parses it and answers with Sightline's own response to it (stored, stringified again; the client parses it): transport + JSON both ways, no work.");
 console.log("'requests/s per free core' = 1000 / server CPU ms per request: the rate one otherwise idle core sustains.");
 console.log("Targets: 2,000 elements ≤ 10 ms in process; HTTP round trip ≤ 3× the JSON floor; ≥ 500 requests/s; ≤ 100 MB added by a 10k request.");

@@ -75,12 +75,12 @@ export class Client {
     readonly key: string,
   ) {}
 
-  post(body: string, path = "/v1/snapshot"): Promise<{ status: number; body: string }> {
+  post(body: string, path = "/v1/snapshot", method = "POST"): Promise<{ status: number; body: string }> {
     return new Promise((resolve, reject) => {
       const buf = Buffer.from(body);
       const req = request(
         `${this.origin}${path}`,
-        { method: "POST", agent: this.#agent, headers: { authorization: `Bearer ${this.key}`, "content-type": "application/json", "content-length": buf.length } },
+        { method, agent: this.#agent, headers: { authorization: `Bearer ${this.key}`, "content-type": "application/json", "content-length": buf.length } },
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
