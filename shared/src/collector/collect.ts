@@ -16,6 +16,7 @@ import {
   type AttrScan,
 } from "./candidates.js";
 import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
+import { Settled, UA_HOSTS, styleSettled } from "./style-keys.js";
 import { nearbyText } from "./nearby-text.js";
 import { contextText } from "./context-text.js";
 import { isOccluded, type HitCache, type HitFrame } from "./occlusion.js";
@@ -47,6 +48,8 @@ interface Inherited {
   interactiveArea: number;
   parentPointer: boolean;
   shadow: boolean;
+  /** The parent's computed cursor, "" where the element's flat-tree parent is not its parent (read it). */
+  cursor: string;
 }
 
 interface Pending {
@@ -111,10 +114,12 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   if (SKIP_TAGS.has(tag)) return;
   // Not through the style cache: the walk reads each element once, and a cached declaration
   // saves only the getComputedStyle() call, not the property reads (the library's own reads
-  // go through ctx.style).
-  const cs = f.win.getComputedStyle(el);
+  // go through ctx.style). Taken only when a property is read (style-keys.ts settles most
+  // cursors and positions without it).
+  let cs: CSSStyleDeclaration | null = null;
   // Computed-style reads and layout queries are the walk's main cost (about a µs each): every
-  // element pays for display (or a visibility check), cursor and position; candidates for the rest.
+  // element pays for display (or a visibility check), cursor and position unless settled;
+  // candidates for the rest.
   const scan = scanAttributes(el);
   let kind = kindOf(el, tag, scan, ctx.allRoles);
   // A candidate is checked for visibility first: a visible element has a box, so its display
@@ -127,12 +132,14 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   // group container) no id taken.
   const leaf = kind === Kind.None && el.firstElementChild === null && el.shadowRoot === null && !GROUP_TAGS.has(tag);
   if (visible !== true && !leaf) {
-    display = cs.display;
+    display = (cs = f.win.getComputedStyle(el)).display;
     if (display === "none") return; // nothing under it can be seen
   }
-  const cursor = cs.cursor;
+  const sr = el.shadowRoot;
+  const settled = styleSettled(el, tag, scan.has, sr !== null, ctx.rules.keys);
+  const cursor = settled === Settled.Both && inh.cursor !== "" ? inh.cursor : (cs ??= f.win.getComputedStyle(el)).cursor;
   const pointer = cursor === "pointer";
-  const pos = cs.position;
+  const pos = settled !== Settled.None ? "static" : (cs ??= f.win.getComputedStyle(el)).position;
   let hoverPointer = false;
   if (kind === Kind.None || kind === Kind.Structural) {
     if (pointer && !inh.parentPointer && tag !== "body" && tag !== "html") kind = Kind.Interactive;
@@ -145,7 +152,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   let rawArea = 0;
   let emitted: RawElement | null = null;
 
-  if (kind === Kind.None && pointer && inh.parentPointer && inh.interactiveArea > 0 && (display || (display = cs.display)) !== "inline") {
+  if (kind === Kind.None && pointer && inh.parentPointer && inh.interactiveArea > 0 && (display || (display = (cs ??= f.win.getComputedStyle(el)).display)) !== "inline") {
     // Nested pointer element inside a clickable region: an icon or a sub-control when it is
     // clearly smaller than the region (at most half its area).
     const r = el.getBoundingClientRect();
@@ -154,7 +161,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   }
 
   let box: DOMRect | null = null;
-  if (kind !== Kind.None && (visible ?? (visible = isVisible(el, cs)))) {
+  if (kind !== Kind.None && (visible ?? (visible = checkVisible(el) ?? styleVisible((cs ??= f.win.getComputedStyle(el)))))) {
     box = el.getBoundingClientRect();
     // Each DOMRect getter is a call into the browser: read the four values once.
     const bw = box.width;
@@ -162,7 +169,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     rawArea = bw * bh;
     if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, hoverPointer ? "pointer" : cursor, pos, box.left, box.top, bw, bh, hoverPointer, ctx, f, inh);
   }
-  if (f.depth === 0 && pos !== "static" && (pos !== "relative" || cs.zIndex !== "auto")) {
+  if (f.depth === 0 && pos !== "static" && (pos !== "relative" || (cs ??= f.win.getComputedStyle(el)).zIndex !== "auto")) {
     // Only positioned boxes paint over content that comes before them; elements no such box
     // overlaps need no hit test (hit tests cost O(page) each in Chromium).
     box = box ?? el.getBoundingClientRect();
@@ -172,13 +179,20 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const role = emitted ? (emitted.attributes?.role as string) : scan.roleAttr;
   const isGroup = GROUP_TAGS.has(tag) || (role !== null && GROUP_ROLES.has(role));
   const interactiveArea = kind === Kind.Interactive && rawArea > 0 ? rawArea : inh.interactiveArea;
-  if (isGroup || pointer !== inh.parentPointer || interactiveArea !== inh.interactiveArea || (el.shadowRoot && !inh.shadow)) {
+  if (
+    isGroup ||
+    pointer !== inh.parentPointer ||
+    interactiveArea !== inh.interactiveArea ||
+    (sr && !inh.shadow) ||
+    (cursor !== inh.cursor && (sr !== null || el.firstElementChild !== null))
+  ) {
     next = {
       container: isGroup ? idFor(el, ctx.state) : inh.container,
       sequence: isGroup ? sequenceLike(tag, role) : inh.sequence,
       interactiveArea,
       parentPointer: pointer,
       shadow: inh.shadow,
+      cursor,
     };
   }
 
@@ -186,12 +200,12 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     if (emitted && ctx.frames) walkFrame(el as HTMLIFrameElement, emitted, ctx, f);
     return;
   }
-  const sr = el.shadowRoot;
   if (sr) {
     scanStyleRules(sr, ctx.rules);
     visitChildren(sr, ctx, f, next.shadow ? next : { ...next, shadow: true });
   }
-  visitChildren(el, ctx, f, next);
+  // Light children of a shadow host or of a UA-shadow element inherit from a slot: read theirs.
+  visitChildren(el, ctx, f, sr !== null || UA_HOSTS.has(tag) ? { ...next, cursor: "" } : next);
 }
 
 // checkOpacity/checkVisibilityCSS only: opacityProperty/visibilityProperty are their aliases,
@@ -217,16 +231,18 @@ function checkVisible(el: Element): boolean | null {
   return CHECK_VISIBILITY ? CHECK_VISIBILITY.call(el, VISIBILITY_OPTIONS) : null;
 }
 
-/** Not visibility:hidden, not transparent (itself or an ancestor), rendered. */
-function isVisible(el: Element, cs: CSSStyleDeclaration): boolean {
-  return checkVisible(el) ?? (cs.visibility === "visible" && cs.opacity !== "0");
+/** Where checkVisibility() is missing: not visibility:hidden, not transparent itself. */
+function styleVisible(cs: CSSStyleDeclaration): boolean {
+  return cs.visibility === "visible" && cs.opacity !== "0";
 }
 
 /**
  * Styles of 2.7. Colours and fonts (for visual cues) are read for elements within about two
  * screens of the viewport only: far below the fold they cost more than they tell.
  */
-function stylesOf(cs: CSSStyleDeclaration, cursor: string, position: string, near: boolean): RawElement["styles"] {
+function stylesOf(el: Element, win: Window, given: CSSStyleDeclaration | null, cursor: string, position: string, near: boolean): RawElement["styles"] {
+  if (!near && position === "static") return { z_index: "auto", cursor, position };
+  const cs = given ?? win.getComputedStyle(el);
   // z-index only applies to positioned boxes (and flex/grid items, rare for controls).
   const z_index = position === "static" ? "auto" : cs.zIndex;
   if (!near) return { z_index, cursor, position };
@@ -254,7 +270,8 @@ function emit(
   tag: string,
   kind: Kind,
   scan: AttrScan,
-  cs: CSSStyleDeclaration,
+  /** The element's computed style when the walk has taken it. */
+  cs: CSSStyleDeclaration | null,
   /** Cursor and position as the walk read them (each computed-style read costs a µs). */
   cursor: string,
   position: string,
@@ -362,7 +379,7 @@ function emit(
     id,
     tag,
     rect: { x: r1(x), y: r1(y), width: r1(w), height: r1(h) },
-    styles: stylesOf(cs, cursor, position, y + h > -ctx.vh && y < 3 * ctx.vh),
+    styles: stylesOf(el, f.win, cs, cursor, position, y + h > -ctx.vh && y < 3 * ctx.vh),
     attributes: attrs,
     text,
     in_viewport: inViewport,
@@ -427,7 +444,7 @@ function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, parent:
   };
   scanStyleRules(doc, ctx.rules);
   if (doc.defaultView) ctx.labels?.add(doc.defaultView);
-  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false };
+  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, cursor: "" };
   if (doc.body) visit(doc.body, ctx, frame, inh);
   raw.iframe_content = frame.out;
 }
@@ -525,7 +542,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   // text reuses every card and control the walk has read instead of walking them again.
   const captcha = withTextCache(() => {
     try {
-      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false });
+      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, cursor: "" });
     } finally {
       ctx.labels?.restore();
     }
