@@ -90,21 +90,16 @@ class Generator {
     // The keys present are visited (for-in over a parsed object is fast, and reads each value
     // by its slot), not every key of the shape: most optional keys are absent, and reading an
     // absent key from objects of many shapes (links, buttons, fields…) is a slow lookup. A
-    // required key is also read by name: absent, it reads undefined, which its check refuses.
+    // required key is read by name instead: absent, it reads undefined, which its check refuses.
     // (For-in sees enumerable keys only: the same answer as zod's for objects JSON.parse makes.)
-    const cases = shape.map(([key, s]) => `case ${JSON.stringify(key)}: if (!${this.expr(s, "x")}) return false; break;`);
-    const required = shape
-      .filter(([, s]) => !acceptsUndefined(s))
-      .map(([key, s], i) => `const r${i} = v[${JSON.stringify(key)}]; if (!${this.expr(s, `r${i}`)}) return false;`);
+    const optional = shape.filter(([, s]) => acceptsUndefined(s));
+    const required = shape.filter(([, s]) => !acceptsUndefined(s));
+    const cases = optional.map(([key, s]) => `case ${JSON.stringify(key)}: if (!${this.expr(s, "x")}) return false; break;`);
+    const reads = required.map(([key, s], i) => `const r${i} = v[${JSON.stringify(key)}]; if (!${this.expr(s, `r${i}`)}) return false;`);
     const lines = [
       `if (typeof v !== "object" || v === null || Array.isArray(v)) return false;`,
-      ...required,
-      "for (const k in v) {",
-      "const x = v[k];",
-      "switch (k) {",
-      ...cases,
-      "}",
-      "}",
+      ...reads,
+      ...(cases.length ? ["for (const k in v) {", "const x = v[k];", "switch (k) {", ...cases, "}", "}"] : []),
       "return true;",
     ];
     return this.add(lines.join("\n"));
