@@ -178,8 +178,13 @@ export function validateObserveRequest(body: unknown): ObserveRequest {
     }
   }
   if (body.capture !== undefined && body.capture !== null) {
-    const c = CaptureSchema.safeParse(body.capture);
-    if (!c.success) throw bad(ERROR_NAMES.invalidField, describe(c.error, "capture"));
+    // A capture from the extension carries thousands of raw elements: the compiled check takes
+    // them (observe validates on the main thread), zod the rest, and all of it to word a refusal.
+    const c = body.capture;
+    const els = isPlainObject(c) ? c.raw_elements : undefined;
+    const fast = Array.isArray(els) && els.every(isRawElement);
+    const res = CaptureSchema.safeParse(fast ? { ...(c as Record<string, unknown>), raw_elements: [] } : c);
+    if (!res.success) throw bad(ERROR_NAMES.invalidField, describe(res.error, "capture"));
   }
   return body as unknown as ObserveRequest;
 }

@@ -2,7 +2,7 @@
 // whether a snapshot body's elements are valid (zod only words the refusal).
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { RawElementSchema, validateSnapshotRequest } from "@sightline/shared/contract";
+import { RawElementSchema, validateObserveRequest, validateSnapshotRequest } from "@sightline/shared/contract";
 import { compilePredicate, predicateSource } from "../../src/contract/predicate.js";
 
 function rng(seed: number) {
@@ -90,5 +90,18 @@ describe("compilePredicate", () => {
     const body = { url: "https://x.test", raw_elements: [{ id: 1, rect: { x: 0, y: 0, width: 1, height: 1 } }, { id: 2, rect: { x: 0, y: "0", width: 1, height: 1 } }] };
     expect(() => validateSnapshotRequest(body)).toThrow("Invalid element format: raw_elements[1].rect.y: expected number");
     expect(() => validateSnapshotRequest({ ...body, raw_elements: [{ id: 1e400, rect: { x: 0, y: 0, width: 1, height: 1 } }] })).toThrow(/raw_elements\[0\]\.id/);
+  });
+});
+
+describe("validateObserveRequest capture", () => {
+  const el = (id: number) => ({ id, tag: "a", text: `link ${id}`, rect: { x: 0, y: id * 20, width: 100, height: 18 } });
+  it("accepts thousands of raw elements and still words a bad one (or a bad field beside them) as zod does", () => {
+    const raw_elements = Array.from({ length: 5_000 }, (_, i) => el(i + 1));
+    const body = { url: "https://intranet.example/", mode: "map", capture: { raw_elements, title: "t" } };
+    expect(validateObserveRequest(body)).toBe(body);
+    const bad = { ...body, capture: { raw_elements: [...raw_elements.slice(0, 3), { id: "4", rect: el(4).rect }] } };
+    expect(() => validateObserveRequest(bad)).toThrow("Invalid field: capture.raw_elements[3].id: expected number");
+    expect(() => validateObserveRequest({ ...body, capture: { raw_elements, title: 5 } })).toThrow("Invalid field: capture.title: expected string");
+    expect(() => validateObserveRequest({ ...body, capture: { raw_elements: "x" } })).toThrow(/^Invalid field: capture\.raw_elements: expected array/);
   });
 });
