@@ -9,6 +9,12 @@
 //   options: --bundle FILE (default shared/dist/collector.js), --show N (diffs printed, default 20),
 //            --only fixtures,wpt,rank (page sets, default all three),
 //            --extra DIR (also every .html page of DIR, e.g. real pages kept outside the repo)
+//
+// Pages that change by themselves (timers, transitions, late layout) differ between two runs of
+// the same bundle. --pair OLD.js compares in the same page instead: OLD, the bundle, OLD again,
+// back to back; a page whose two OLD results differ is reported unstable and not compared.
+//
+//   node bench/collector/output-diff.mjs --pair /tmp/old.js [--extra DIR] [--only ...]
 import { readFileSync, writeFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -18,8 +24,8 @@ const root = fileURLToPath(new URL("../..", import.meta.url));
 const opt = {};
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) if (argv[i].startsWith("--")) opt[argv[i].slice(2)] = argv[++i];
-if (!opt.save && !opt.compare) {
-  console.error("use --save FILE or --compare FILE");
+if (!opt.save && !opt.compare && !opt.pair) {
+  console.error("use --save FILE, --compare FILE or --pair OLD_BUNDLE");
   process.exit(2);
 }
 const bundle = readFileSync(opt.bundle ?? join(root, "shared/dist/collector.js"), "utf8");
@@ -55,11 +61,30 @@ if (opt.extra) for (const f of readdirSync(opt.extra).filter((f) => f.endsWith("
 const servers = new Map();
 const browser = await launchChromium();
 const results = {};
+/** --pair: per page, [old, new, old again]. */
+const pairs = {};
 try {
   for (const [dir, file, viewport] of sets) {
     if (!servers.has(dir)) servers.set(dir, await serveDir(dir));
     const page = await browser.newPage({ viewport });
     await page.goto(`${servers.get(dir).origin}/${file}`, { waitUntil: "load" });
+    if (opt.pair) {
+      await page.addScriptTag({ content: readFileSync(opt.pair, "utf8") });
+      await page.evaluate(() => (globalThis.__sightlineOld = globalThis.sightline));
+      await page.addScriptTag({ content: bundle });
+      const origin = servers.get(dir).origin;
+      const bodies = await page.evaluate(async () => {
+        const run = async (c) => {
+          await c.collect();
+          const b = JSON.parse(await c.collectJSON());
+          return JSON.stringify({ raw_elements: b.raw_elements, captcha: b.client_diagnostics, node_count: b.client_metrics.node_count });
+        };
+        return [await run(globalThis.__sightlineOld), await run(globalThis.sightline), await run(globalThis.__sightlineOld)];
+      });
+      pairs[`${dir.split("/").pop()}/${file}`] = bodies.map((b) => JSON.parse(b.split(origin).join("ORIGIN")));
+      await page.close();
+      continue;
+    }
     await page.addScriptTag({ content: bundle });
     // Two collects: the second shows ids stay stable and nothing depends on a first-call cache.
     const body = JSON.parse(
@@ -79,7 +104,31 @@ try {
   for (const s of servers.values()) s.close();
 }
 
-if (opt.save) {
+if (opt.pair) {
+  const show = Number(opt.show ?? 20);
+  let diffs = 0;
+  let elements = 0;
+  const unstable = [];
+  const walk = (a, b, path) => {
+    if (JSON.stringify(a) === JSON.stringify(b)) return;
+    if (a && b && typeof a === "object" && typeof b === "object") {
+      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[k], b[k], `${path}.${k}`);
+      return;
+    }
+    if (diffs++ < show) console.log(`${path}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`);
+  };
+  for (const [page, [old, cur, again]] of Object.entries(pairs)) {
+    if (JSON.stringify(old) !== JSON.stringify(again)) {
+      unstable.push(page);
+      continue;
+    }
+    elements += cur.raw_elements.length;
+    walk(old, cur, page);
+  }
+  if (unstable.length) console.log(`unstable (old bundle differs from itself, not compared): ${unstable.join(", ")}`);
+  console.log(`${Object.keys(pairs).length - unstable.length} pages, ${elements} top-level raw elements, ${diffs} differences`);
+  process.exitCode = diffs ? 1 : 0;
+} else if (opt.save) {
   writeFileSync(opt.save, JSON.stringify(results));
   console.log(`saved ${Object.keys(results).length} pages to ${opt.save}`);
 } else {

@@ -54,7 +54,27 @@ const QUIRKS = `<html><head><style>.Foo { cursor: pointer } #Bar { position: rel
 <div class="x"><span id="q1" class="foo" tabindex="0">class in another case</span><span id="bar" tabindex="0">id in another case</span><span id="q3" tabindex="0">plain</span></div>
 </body></html>`;
 
+// Every element is a candidate (tabindex); which of them are visible depends on rules the walk
+// must see (it skips checkVisibility() for elements none of them reaches).
+const VISIBILITY = `<!doctype html><html><head><style>
+.ghost { opacity: 0 } .hid { visibility: hidden } .show { visibility: visible } .cv { content-visibility: hidden }
+.fade:hover, .fade.never { opacity: 0 } [data-off] { visibility: hidden } .par { .kid { opacity: 0 } }
+</style></head><body>
+<div id="v1" tabindex="0">plain <span id="v1a" tabindex="0">child</span></div>
+<div class="ghost" tabindex="0" id="v2">transparent <span id="v2a" tabindex="0">child of transparent</span></div>
+<div class="hid" id="v3" tabindex="0">hidden <span id="v3a" tabindex="0">child</span><span id="v3b" class="show" tabindex="0">shown again</span></div>
+<div class="cv" id="v4" tabindex="0">cv hidden <span id="v4a" tabindex="0">skipped child</span></div>
+<div hidden="until-found" id="v5"><span id="v5a" tabindex="0">until found</span></div>
+<div data-off id="v6" tabindex="0">attr <span id="v6a" tabindex="0">child</span></div>
+<div class="par"><span class="kid" id="v7" tabindex="0">nested rule</span></div>
+<div id="v8" tabindex="0" style="opacity: 0">inline <span id="v8a" tabindex="0">child</span></div>
+<div id="v9" tabindex="0">animated <span id="v9a" tabindex="0">child</span></div>
+<div id="v10" tabindex="0"><span id="v10a" tabindex="0"></span>empty child</div>
+<script>document.getElementById("v9").animate([{ opacity: 0 }, { opacity: 0 }], { duration: 1e7 });</script>
+</body></html>`;
+
 const FILES: Record<string, [string, string]> = {
+  "/settle/visibility.html": ["text/html", VISIBILITY],
   "/settle/keyed.html": ["text/html", KEYED],
   "/settle/quirks.html": ["text/html", QUIRKS],
   "/settle/linked.css": ["text/css", ".lnk { cursor: cell }"],
@@ -125,4 +145,23 @@ it("matches ids and classes case-insensitively in quirks mode, as the browser do
   expect(rows.map((r) => r[0]).sort()).toEqual(["bar", "q1", "q3"]);
   for (const [id, collected, computed] of rows) expect(collected, id).toBe(computed);
   expect(Object.fromEntries(rows.map((r) => [r[0], r[1]]))).toMatchObject({ q1: "pointer static", bar: "auto relative" });
+});
+
+it("collects exactly the elements checkVisibility() calls visible that have a box, whatever hides the others", async () => {
+  await page.goto(server.url("/settle/visibility.html"));
+  const body = await collectIn(page);
+  const expected = await page.evaluate(() =>
+    Array.from(document.querySelectorAll("[tabindex]"))
+      .filter((el) => {
+        const r = el.getBoundingClientRect();
+        return el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && r.width * r.height > 0;
+      })
+      .map((el) => el.id)
+      .sort(),
+  );
+  const got = flatten(body.raw_elements).map((e) => e.attributes?.id as string).filter(Boolean).sort();
+  expect(got).toEqual(expected);
+  // Hidden in every way the page offers, and visible where a child overrides its parent.
+  for (const id of ["v2a", "v3a", "v4a", "v5a", "v6a", "v7", "v8a", "v9a"]) expect(got, id).not.toContain(id);
+  for (const id of ["v1", "v1a", "v3b", "v10"]) expect(got, id).toContain(id);
 });

@@ -16,7 +16,7 @@ import {
   type AttrScan,
 } from "./candidates.js";
 import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
-import { Settled, UA_HOSTS, styleSettled } from "./style-keys.js";
+import { Settle, UA_HOSTS, settle } from "./style-keys.js";
 import { nearbyText } from "./nearby-text.js";
 import { contextText } from "./context-text.js";
 import { isOccluded, type HitCache, type HitFrame } from "./occlusion.js";
@@ -50,6 +50,11 @@ interface Inherited {
   shadow: boolean;
   /** The parent's computed cursor, "" where the element's flat-tree parent is not its parent (read it). */
   cursor: string;
+  /**
+   * The parent is visible as checkVisibility() sees its descendants: visibility visible, no
+   * inclusive flat-tree ancestor with opacity 0 or content-visibility hidden.
+   */
+  clear: boolean;
 }
 
 interface Pending {
@@ -122,24 +127,34 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   // candidates for the rest.
   const scan = scanAttributes(el);
   let kind = kindOf(el, tag, scan, ctx.allRoles);
+  const sr = el.shadowRoot;
+  const settled = settle(el, tag, scan.has, sr !== null, ctx.rules.keys, ctx.rules.visKeys);
+  // Nothing sets this element's visibility, opacity or content-visibility, and its parent is
+  // visible: it is visible exactly when it has a box.
+  const clear = inh.clear && (settled & Settle.Visibility) !== 0;
   // A candidate is checked for visibility first: a visible element has a box, so its display
   // is not "none" and need not be read (display matters further only for non-candidates).
-  let visible = kind !== Kind.None ? checkVisible(el) : null;
+  let box: DOMRect | null = null;
+  let visible: boolean | null = null;
+  if (kind !== Kind.None) {
+    if (clear) {
+      box = el.getBoundingClientRect();
+      visible = box.width * box.height > 0 ? true : checkVisible(el);
+    } else visible = checkVisible(el);
+  }
   let display = "";
   // display matters for what is under the element; a non-candidate with no element children
   // needs it only for the nested-pointer test below (read there). Left unread, a display:none
   // leaf still ends unseen: zero box, checkVisibility() false, no descendants, and (not being a
   // group container) no id taken.
-  const leaf = kind === Kind.None && el.firstElementChild === null && el.shadowRoot === null && !GROUP_TAGS.has(tag);
+  const leaf = kind === Kind.None && el.firstElementChild === null && sr === null && !GROUP_TAGS.has(tag);
   if (visible !== true && !leaf) {
     display = (cs = f.win.getComputedStyle(el)).display;
     if (display === "none") return; // nothing under it can be seen
   }
-  const sr = el.shadowRoot;
-  const settled = styleSettled(el, tag, scan.has, sr !== null, ctx.rules.keys);
-  const cursor = settled === Settled.Both && inh.cursor !== "" ? inh.cursor : (cs ??= f.win.getComputedStyle(el)).cursor;
+  const cursor = settled & Settle.Cursor && inh.cursor !== "" ? inh.cursor : (cs ??= f.win.getComputedStyle(el)).cursor;
   const pointer = cursor === "pointer";
-  const pos = settled !== Settled.None ? "static" : (cs ??= f.win.getComputedStyle(el)).position;
+  const pos = settled & Settle.Position ? "static" : (cs ??= f.win.getComputedStyle(el)).position;
   let hoverPointer = false;
   if (kind === Kind.None || kind === Kind.Structural) {
     if (pointer && !inh.parentPointer && tag !== "body" && tag !== "html") kind = Kind.Interactive;
@@ -160,9 +175,8 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     if (area > 0 && area <= inh.interactiveArea / 2) kind = Kind.Interactive;
   }
 
-  let box: DOMRect | null = null;
-  if (kind !== Kind.None && (visible ?? (visible = checkVisible(el) ?? styleVisible((cs ??= f.win.getComputedStyle(el)))))) {
-    box = el.getBoundingClientRect();
+  if (kind !== Kind.None && (visible ?? (visible = styleVisible((cs ??= f.win.getComputedStyle(el)))))) {
+    box = box ?? el.getBoundingClientRect();
     // Each DOMRect getter is a call into the browser: read the four values once.
     const bw = box.width;
     const bh = box.height;
@@ -184,7 +198,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     pointer !== inh.parentPointer ||
     interactiveArea !== inh.interactiveArea ||
     (sr && !inh.shadow) ||
-    (cursor !== inh.cursor && (sr !== null || el.firstElementChild !== null))
+    ((cursor !== inh.cursor || clear !== inh.clear) && (sr !== null || el.firstElementChild !== null))
   ) {
     next = {
       container: isGroup ? idFor(el, ctx.state) : inh.container,
@@ -193,6 +207,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
       parentPointer: pointer,
       shadow: inh.shadow,
       cursor,
+      clear,
     };
   }
 
@@ -205,7 +220,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     visitChildren(sr, ctx, f, next.shadow ? next : { ...next, shadow: true });
   }
   // Light children of a shadow host or of a UA-shadow element inherit from a slot: read theirs.
-  visitChildren(el, ctx, f, sr !== null || UA_HOSTS.has(tag) ? { ...next, cursor: "" } : next);
+  visitChildren(el, ctx, f, sr !== null || UA_HOSTS.has(tag) ? { ...next, cursor: "", clear: false } : next);
 }
 
 // checkOpacity/checkVisibilityCSS only: opacityProperty/visibilityProperty are their aliases,
@@ -229,6 +244,14 @@ const CHECK_VISIBILITY: CheckVisibility | null =
  */
 function checkVisible(el: Element): boolean | null {
   return CHECK_VISIBILITY ? CHECK_VISIBILITY.call(el, VISIBILITY_OPTIONS) : null;
+}
+
+/** The document element, parent of the walk's root <body>, is visible to its descendants (see Inherited.clear). */
+function rootClear(win: Window, doc: Document): boolean {
+  const html = doc.documentElement;
+  if (!html || doc.body?.parentElement !== html) return false;
+  const cs = win.getComputedStyle(html);
+  return cs.visibility === "visible" && cs.opacity !== "0" && cs.contentVisibility === "visible";
 }
 
 /** Where checkVisibility() is missing: not visibility:hidden, not transparent itself. */
@@ -444,8 +467,8 @@ function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, parent:
   };
   scanStyleRules(doc, ctx.rules);
   if (doc.defaultView) ctx.labels?.add(doc.defaultView);
-  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, cursor: "" };
-  if (doc.body) visit(doc.body, ctx, frame, inh);
+  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, cursor: "", clear: false };
+  if (doc.body) visit(doc.body, ctx, frame, { ...inh, clear: rootClear(frame.win, doc) });
   raw.iframe_content = frame.out;
 }
 
@@ -542,7 +565,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   // text reuses every card and control the walk has read instead of walking them again.
   const captcha = withTextCache(() => {
     try {
-      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, cursor: "" });
+      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, cursor: "", clear: root === document.body && rootClear(window, document) });
     } finally {
       ctx.labels?.restore();
     }

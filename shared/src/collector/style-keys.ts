@@ -2,6 +2,9 @@
 // every element (the first computed-style read of an element costs about a µs, the second a
 // third of that), yet on most pages few rules set them. An element that no rule can reach keeps
 // `position: static` (its initial value) and inherits its parent's cursor, so neither is read.
+// The same for visibility, opacity and content-visibility (a second key set): an element none
+// of them is set on is visible when its parent is and it has a box, without checkVisibility()
+// (which costs several µs: it updates display locks and walks the ancestors).
 //
 // A rule reaches an element only if the element carries the id, a class or the tag of the
 // rule's rightmost compound selector (a necessary condition, like the browser's own rule
@@ -29,8 +32,9 @@ export interface StyleKeys {
   foldCase: boolean;
 }
 
-export function emptyStyleKeys(): StyleKeys {
-  return { all: false, tags: new Set(), ids: new Set(), classes: new Set(), attrs: new Set(), elements: new Set(), foldCase: false };
+/** `elements`: the animation targets, shared between key sets. */
+export function emptyStyleKeys(elements: Set<Element> = new Set()): StyleKeys {
+  return { all: false, tags: new Set(), ids: new Set(), classes: new Set(), attrs: new Set(), elements, foldCase: false };
 }
 
 /** A quirks-mode document: ids and classes match case-insensitively from now on (keys so far folded too). */
@@ -41,19 +45,21 @@ export function foldCase(keys: StyleKeys): void {
   keys.classes = new Set([...keys.classes].map((s) => s.toLowerCase()));
 }
 
-/** Elements that animations or transitions of a tree scope run on (any property: not worth telling apart). */
-export function addAnimationTargets(root: Document | ShadowRoot, keys: StyleKeys): void {
-  if (keys.all) return;
+/**
+ * Elements that animations or transitions of a tree scope run on (any property: not worth
+ * telling apart), into the set the key sets share.
+ */
+export function addAnimationTargets(root: Document | ShadowRoot, ...sets: StyleKeys[]): void {
   let anims: Animation[];
   try {
     anims = typeof root.getAnimations === "function" ? root.getAnimations() : [];
   } catch {
-    keys.all = true;
+    for (const k of sets) k.all = true;
     return;
   }
   for (const a of anims) {
     const target = (a.effect as KeyframeEffect | null)?.target;
-    if (target) keys.elements.add(target);
+    if (target) for (const k of sets) k.elements.add(target);
   }
 }
 
@@ -249,7 +255,10 @@ export function addSelectorKeys(selectorText: string | undefined, keys: StyleKey
   }
 }
 
-/** Tags no UA rule gives a cursor or a position (Chromium's html.css), the popover attribute aside. */
+/**
+ * Tags no UA rule gives a cursor or a position, nor a visibility, opacity or content-visibility
+ * other than the initial one (Chromium's html.css; the popover and hidden attributes aside).
+ */
 const UA_FREE = new Set(
   (
     "abbr acronym address article aside b bdi bdo big blockquote body br canvas caption center cite code col colgroup " +
@@ -258,17 +267,23 @@ const UA_FREE = new Set(
     "sub sup table tbody td tfoot th thead time tr tt u ul var wbr"
   ).split(" "),
 );
-/** Tags whose UA cursor depends on state (links, editable and disabled controls): cursor read, position settled. */
+/**
+ * Tags whose UA cursor depends on state (links, editable and disabled controls): cursor read,
+ * position settled, and visibility settled but for <select> (disabled: opacity 0.7).
+ */
 const UA_CURSOR = new Set(["a", "area", "button", "input", "label", "select", "textarea", "option", "optgroup"]);
 
-/** What of an element's cursor and position may be taken without reading its computed style. */
-export const enum Settled {
-  /** Read both. */
-  None = 0,
-  /** position is static; read the cursor. */
+/** Bits of settle(): what of an element's styles follows without reading them. */
+export const enum Settle {
+  /** position is static. */
   Position = 1,
-  /** position is static and the cursor is the parent's. */
-  Both = 2,
+  /** The cursor is the parent's (implies Position). */
+  Cursor = 2,
+  /**
+   * Visibility, opacity and content-visibility are not set on it: visibility is the parent's,
+   * opacity 1, content-visibility visible.
+   */
+  Visibility = 4,
 }
 
 const HTML_NS = "http://www.w3.org/1999/xhtml";
@@ -280,20 +295,40 @@ export const UA_HOSTS = new Set([
   "textarea", "marquee", "object", "embed", "iframe", "frame", "img", "canvas", "fieldset", "legend", "button",
 ]);
 
-/** `has`: the element's Attr bits; `host`: it hosts a shadow root. */
-export function styleSettled(el: Element, tag: string, has: number, host: boolean, keys: StyleKeys): Settled {
-  if (keys.all || host || has & (Attr.Style | Attr.Popover)) return Settled.None;
-  const ua = UA_FREE.has(tag) ? Settled.Both : UA_CURSOR.has(tag) ? Settled.Position : Settled.None;
-  if (ua === Settled.None || el.namespaceURI !== HTML_NS || keys.tags.has(tag)) return Settled.None;
+/** A rule keyed in `keys` may reach the element (`classes`: its class tokens, folded as `keys` needs them). */
+function reached(el: Element, tag: string, has: number, classes: string[] | null, keys: StyleKeys): boolean {
+  if (keys.all || keys.tags.has(tag)) return true;
   if (has & Attr.Id && keys.ids.size !== 0) {
     const id = el.id;
-    if (keys.ids.has(keys.foldCase ? id.toLowerCase() : id)) return Settled.None;
+    if (keys.ids.has(keys.foldCase ? id.toLowerCase() : id)) return true;
   }
-  if (has & Attr.Class && keys.classes.size !== 0) {
+  if (classes !== null && keys.classes.size !== 0) for (const c of classes) if (c && keys.classes.has(c)) return true;
+  if (keys.attrs.size !== 0) for (const a of keys.attrs) if (el.hasAttribute(a)) return true;
+  return keys.elements.size !== 0 && keys.elements.has(el);
+}
+
+/**
+ * Settle bits for an element. `has`: its Attr bits; `host`: it hosts a shadow root (whose
+ * :host rules the walk has not read yet). `cursorKeys`: rules setting cursor or position;
+ * `visKeys`: rules setting visibility, opacity or content-visibility.
+ */
+export function settle(el: Element, tag: string, has: number, host: boolean, cursorKeys: StyleKeys, visKeys: StyleKeys): number {
+  if (host || has & (Attr.Style | Attr.Popover)) return 0;
+  let bits = UA_FREE.has(tag)
+    ? Settle.Position | Settle.Cursor | Settle.Visibility
+    : UA_CURSOR.has(tag)
+      ? tag === "select" ? Settle.Position : Settle.Position | Settle.Visibility
+      : 0;
+  if (bits === 0 || el.namespaceURI !== HTML_NS) return 0;
+  // hidden="until-found" is content-visibility: hidden.
+  if (has & Attr.Hidden) bits &= ~Settle.Visibility;
+  let classes: string[] | null = null;
+  if (has & Attr.Class && (cursorKeys.classes.size !== 0 || visKeys.classes.size !== 0)) {
     const cls = el.getAttribute("class") ?? "";
-    for (const c of (keys.foldCase ? cls.toLowerCase() : cls).split(CLASS_SPLIT)) if (c && keys.classes.has(c)) return Settled.None;
+    // Both key sets fold alike (foldCase() is applied to both).
+    classes = (cursorKeys.foldCase ? cls.toLowerCase() : cls).split(CLASS_SPLIT);
   }
-  if (keys.attrs.size !== 0) for (const a of keys.attrs) if (el.hasAttribute(a)) return Settled.None;
-  if (keys.elements.size !== 0 && keys.elements.has(el)) return Settled.None;
-  return ua;
+  if (reached(el, tag, has, classes, cursorKeys)) bits &= ~(Settle.Position | Settle.Cursor);
+  if (bits & Settle.Visibility && reached(el, tag, has, classes, visKeys)) bits &= ~Settle.Visibility;
+  return bits;
 }

@@ -13,14 +13,18 @@ const MAX_SELECTORS = 400;
 export interface RuleSets {
   hoverPointer: Set<Element>;
   generatedContent: Set<Element>;
+  /** Keys of the rules setting cursor or position. */
   keys: StyleKeys;
+  /** Keys of the rules setting visibility, opacity or content-visibility. */
+  visKeys: StyleKeys;
 }
 
 export function emptyRuleSets(): RuleSets {
-  return { hoverPointer: new Set(), generatedContent: new Set(), keys: emptyStyleKeys() };
+  const animated = new Set<Element>();
+  return { hoverPointer: new Set(), generatedContent: new Set(), keys: emptyStyleKeys(animated), visKeys: emptyStyleKeys(animated) };
 }
 
-function selectorsOf(sheets: Iterable<CSSStyleSheet>, keys: StyleKeys): { hover: string[]; pseudo: string[] } {
+function selectorsOf(sheets: Iterable<CSSStyleSheet>, keys: StyleKeys, visKeys: StyleKeys): { hover: string[]; pseudo: string[] } {
   const hover: string[] = [];
   const pseudo: string[] = [];
   const collectSelectors = (rule: CSSStyleRule, pointer: boolean, content: string): void => {
@@ -58,14 +62,19 @@ function selectorsOf(sheets: Iterable<CSSStyleSheet>, keys: StyleKeys): { hover:
         if (!keys.all && (cursor || style.position) && (rule as CSSKeyframeRule).keyText === undefined) {
           addSelectorKeys((rule as CSSStyleRule).selectorText, keys);
         }
+        if (!visKeys.all && (style.opacity || style.visibility || style.contentVisibility) && (rule as CSSKeyframeRule).keyText === undefined) {
+          addSelectorKeys((rule as CSSStyleRule).selectorText, visKeys);
+        }
         if (!imported) collectSelectors(rule as CSSStyleRule, cursor === "pointer", style.content);
-      } else if (!keys.all) {
+      } else if (!keys.all || !visKeys.all) {
         const importedSheet = (rule as CSSImportRule).styleSheet;
         if (importedSheet) {
           try {
             visitRules(importedSheet.cssRules, true);
           } catch {
-            keys.all = true; // a cross-origin import: its rules cannot be read
+            // a cross-origin import: its rules cannot be read
+            keys.all = true;
+            visKeys.all = true;
           }
         }
       }
@@ -80,6 +89,7 @@ function selectorsOf(sheets: Iterable<CSSStyleSheet>, keys: StyleKeys): { hover:
       rules = sheet.cssRules; // throws for cross-origin sheets
     } catch {
       keys.all = true;
+      visKeys.all = true;
       continue;
     }
     visitRules(rules, false);
@@ -132,13 +142,16 @@ export function scanStyleRules(root: Document | ShadowRoot, sets: RuleSets): voi
   if (adopted) for (const s of adopted) sheets.push(s);
   if (root.nodeType === 9) {
     const doc = root as Document;
-    if (doc.compatMode === "BackCompat") foldCase(sets.keys);
-    // The UA gives a fullscreen element position: fixed.
-    if (doc.fullscreenElement) sets.keys.all = true;
+    if (doc.compatMode === "BackCompat") {
+      foldCase(sets.keys);
+      foldCase(sets.visKeys);
+    }
+    // The UA styles a fullscreen element (position: fixed, …).
+    if (doc.fullscreenElement) sets.keys.all = sets.visKeys.all = true;
   }
-  addAnimationTargets(root, sets.keys);
+  addAnimationTargets(root, sets.keys, sets.visKeys);
   if (!sheets.length) return;
-  const { hover, pseudo } = selectorsOf(sheets, sets.keys);
+  const { hover, pseudo } = selectorsOf(sheets, sets.keys, sets.visKeys);
   addMatches(root, hover, sets.hoverPointer);
   addMatches(root, pseudo, sets.generatedContent);
 }
