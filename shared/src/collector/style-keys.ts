@@ -313,7 +313,7 @@ function reached(el: Element, tag: string, has: number, classes: string[] | null
  * `visKeys`: rules setting visibility, opacity or content-visibility.
  */
 export function settle(el: Element, tag: string, has: number, host: boolean, cursorKeys: StyleKeys, visKeys: StyleKeys): number {
-  if (host || has & (Attr.Style | Attr.Popover)) return 0;
+  if ((cursorKeys.all && visKeys.all) || host || has & (Attr.Style | Attr.Popover)) return 0;
   let bits = UA_FREE.has(tag)
     ? Settle.Position | Settle.Cursor | Settle.Visibility
     : UA_CURSOR.has(tag)
@@ -323,7 +323,7 @@ export function settle(el: Element, tag: string, has: number, host: boolean, cur
   // hidden="until-found" is content-visibility: hidden.
   if (has & Attr.Hidden) bits &= ~Settle.Visibility;
   let classes: string[] | null = null;
-  if (has & Attr.Class && (cursorKeys.classes.size !== 0 || visKeys.classes.size !== 0)) {
+  if (has & Attr.Class && ((!cursorKeys.all && cursorKeys.classes.size !== 0) || (!visKeys.all && visKeys.classes.size !== 0))) {
     const cls = el.getAttribute("class") ?? "";
     // Both key sets fold alike (foldCase() is applied to both).
     classes = (cursorKeys.foldCase ? cls.toLowerCase() : cls).split(CLASS_SPLIT);

@@ -83,17 +83,17 @@ function selectorsOf(sheets: Iterable<CSSStyleSheet>, keys: StyleKeys, visKeys: 
       if (nested && nested.length) visitRules(nested, imported);
     }
   };
+  // Unreadable sheets first: one makes every element read, and no selector needs keying then.
+  const readable: CSSRuleList[] = [];
   for (const sheet of sheets) {
-    let rules: CSSRuleList | undefined;
     try {
-      rules = sheet.cssRules; // throws for cross-origin sheets
+      readable.push(sheet.cssRules); // throws for cross-origin sheets
     } catch {
       keys.all = true;
       visKeys.all = true;
-      continue;
     }
-    visitRules(rules, false);
   }
+  for (const rules of readable) visitRules(rules, false);
   return { hover, pseudo };
 }
 
