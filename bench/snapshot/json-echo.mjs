@@ -26,5 +26,8 @@ const server = createServer((req, res) => {
     res.end(out);
   });
 });
+// Idle keep-alive sockets must outlive the bench's pauses (in-process floors between series):
+// a socket the server closes as the client reuses it fails that request with ECONNRESET.
+server.keepAliveTimeout = 120_000;
 server.listen(0, "127.0.0.1", () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
 process.on("SIGTERM", () => server.close(() => process.exit(0)));
