@@ -40,6 +40,8 @@ span.help { cursor: help }
 <div id="d8" class="lnk" tabindex="0">linked</div>
 <div id="d9" class="b-10" tabindex="0">escaped digits</div>
 <div id="d10" tabindex="0">animated <span id="s10" tabindex="0">in</span></div>
+<div id="d11" tabindex="0" style="color: green; position: relative">inline position <span id="s11" tabindex="0">in</span></div>
+<div id="d12" tabindex="0" style="color: green">inline colour <span id="s12" class="help" tabindex="0">help</span><span id="s13" tabindex="0">in</span></div>
 <dialog id="dl" open>dialog <button id="b3">close</button></dialog>
 <form><input id="i1" aria-label="text"><input id="i2" type="checkbox" aria-label="box"><input id="i3" disabled aria-label="off"><textarea id="t1" aria-label="t"></textarea><select id="sel1" aria-label="s"><option>a</option></select></form>
 <div id="host" tabindex="0"><span id="light" tabindex="0">slotted</span></div>
@@ -70,6 +72,8 @@ const VISIBILITY = `<!doctype html><html><head><style>
 <div id="v8" tabindex="0" style="opacity: 0">inline <span id="v8a" tabindex="0">child</span></div>
 <div id="v9" tabindex="0">animated <span id="v9a" tabindex="0">child</span></div>
 <div id="v10" tabindex="0"><span id="v10a" tabindex="0"></span>empty child</div>
+<div id="v11" tabindex="0" style="color: green; visibility: hidden">inline <span id="v11a" tabindex="0">child</span></div>
+<div id="v12" tabindex="0" style="color: green">inline colour <span id="v12a" class="ghost" tabindex="0">ghost</span><span id="v12b" tabindex="0">child</span></div>
 <script>document.getElementById("v9").animate([{ opacity: 0 }, { opacity: 0 }], { duration: 1e7 });</script>
 </body></html>`;
 
@@ -136,6 +140,7 @@ it("reports every element's computed cursor and position, rules of every kind", 
   expect(got.s7).toBe("copy static");
   expect(got.d9).toBe("ns-resize static");
   expect(got.s10).toBe("wait static");
+  expect(got.d11).toBe("auto relative");
   expect(got.in1).toBe("progress relative");
   expect(got.light).toBe("copy static");
 });
@@ -162,6 +167,6 @@ it("collects exactly the elements checkVisibility() calls visible that have a bo
   const got = flatten(body.raw_elements).map((e) => e.attributes?.id as string).filter(Boolean).sort();
   expect(got).toEqual(expected);
   // Hidden in every way the page offers, and visible where a child overrides its parent.
-  for (const id of ["v2a", "v3a", "v4a", "v5a", "v6a", "v7", "v8a", "v9a"]) expect(got, id).not.toContain(id);
-  for (const id of ["v1", "v1a", "v3b", "v10"]) expect(got, id).toContain(id);
+  for (const id of ["v2a", "v3a", "v4a", "v5a", "v6a", "v7", "v8a", "v9a", "v11a", "v12a"]) expect(got, id).not.toContain(id);
+  for (const id of ["v1", "v1a", "v3b", "v10", "v12", "v12b"]) expect(got, id).toContain(id);
 });

@@ -11,8 +11,8 @@
 // buckets): those keys are collected from every rule that declares either property (`all`
 // included: it sets them too). Anything that cannot be keyed that way (a compound without id,
 // class or tag, nesting, an unreadable sheet, ::part / ::slotted, a fullscreen element) makes
-// every element read, as before. Inline styles, popovers, shadow hosts, non-HTML elements, tags
-// the UA sheet styles, and animation targets are read too (styleSettled()); so are the children
+// every element read, as before. Inline styles that set them, popovers, shadow hosts, non-HTML
+// elements, tags the UA sheet styles, and animation targets are read too (settle()); so are the children
 // of shadow hosts and of elements with a UA shadow tree, whose flat-tree parent is a slot (the
 // walk's callers pass no parent cursor for them).
 import { Attr } from "./candidates.js";
@@ -313,13 +313,21 @@ function reached(el: Element, tag: string, has: number, classes: string[] | null
  * `visKeys`: rules setting visibility, opacity or content-visibility.
  */
 export function settle(el: Element, tag: string, has: number, host: boolean, cursorKeys: StyleKeys, visKeys: StyleKeys): number {
-  if ((cursorKeys.all && visKeys.all) || host || has & (Attr.Style | Attr.Popover)) return 0;
+  if ((cursorKeys.all && visKeys.all) || host || has & Attr.Popover) return 0;
   let bits = UA_FREE.has(tag)
     ? Settle.Position | Settle.Cursor | Settle.Visibility
     : UA_CURSOR.has(tag)
       ? tag === "select" ? Settle.Position : Settle.Position | Settle.Visibility
       : 0;
   if (bits === 0 || el.namespaceURI !== HTML_NS) return 0;
+  if (has & Attr.Style) {
+    // The inline declarations as written (no style computed): only what they set counts.
+    const inline = (el as HTMLElement).style as CSSStyleDeclaration | undefined;
+    if (!inline) return 0;
+    if (inline.cursor || inline.position) bits &= ~(Settle.Position | Settle.Cursor);
+    if (inline.opacity || inline.visibility || inline.contentVisibility) bits &= ~Settle.Visibility;
+    if (bits === 0) return 0;
+  }
   // hidden="until-found" is content-visibility: hidden.
   if (has & Attr.Hidden) bits &= ~Settle.Visibility;
   let classes: string[] | null = null;
