@@ -9,7 +9,6 @@ import { loadRankModel } from "./ranking.js";
 import { workerEngine } from "./snapshot/index.js";
 import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
-import { refineSnapshot } from "@sightline/shared/refine";
 
 export { createApp, type AppParts, type CreatedApp } from "./app.js";
 export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig, type LogLevel } from "./config.js";
@@ -52,7 +51,7 @@ export async function startServer(
   // An injected refine function (fault tests) can only run on the main thread.
   const snapshots =
     config.refineWorkers > 0 && !inject.refine
-      ? workerEngine({ size: config.refineWorkers, setup: { rankModel: rank?.model ?? null }, logger, inline: { refine: refineSnapshot, reranker } })
+      ? workerEngine({ size: config.refineWorkers, setup: { rankModel: rank?.model ?? null }, logger })
       : undefined;
   const created = createApp({
     config,

@@ -3,8 +3,7 @@
 // takes milliseconds of pure CPU, which on the main thread would stall every other request
 // (and /v1/observe's browser orchestration), and one thread cannot use a second core.
 // `inlineEngine` runs the same job on the main thread (SIGHTLINE_REFINE_WORKERS=0, and tests
-// that inject a faulty refine function). The pool too runs a small job inline when it is idle:
-// handing it to a thread and back costs more than the job (see INLINE_MAX_BYTES).
+// that inject a faulty refine function).
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
@@ -64,22 +63,7 @@ function transferList(body: Uint8Array | string): ArrayBuffer[] {
   return typeof body === "string" || !(body.buffer instanceof ArrayBuffer) ? [] : [body.buffer];
 }
 
-/**
- * Bodies up to this size (about 250 raw elements, ~1 ms of work) run on the main thread when
- * no worker has a job: a sequential caller (one agent on one page) then pays no thread
- * hand-offs (three messages, each waking a thread). Under load the pool is busy and every job
- * goes to a worker, so the event loop stays free and both cores work.
- */
-export const INLINE_MAX_BYTES = 64 * 1024;
-
-export function workerEngine(opts: {
-  size: number;
-  setup: WorkerSetup;
-  logger: Logger;
-  script?: URL;
-  /** The main thread's engine for small jobs while the pool is idle; none: always a worker. */
-  inline?: RefineEngine;
-}): SnapshotEngine {
+export function workerEngine(opts: { size: number; setup: WorkerSetup; logger: Logger; script?: URL }): SnapshotEngine {
   const script = opts.script ?? workerScript();
   const slots: (Slot | null)[] = Array.from({ length: opts.size }, () => null);
   let nextId = 1;
@@ -126,13 +110,9 @@ export function workerEngine(opts: {
     return slots[best]!;
   };
 
-  const idle = () => slots.every((s) => s === null || s.jobs.size === 0);
-  const size = (body: Uint8Array | string) => (typeof body === "string" ? body.length : body.byteLength);
-
   return {
     run(job, onValid) {
       if (closed) return Promise.resolve({ ok: false, stage: "failed", message: "the server is stopping" });
-      if (opts.inline && size(job.body) <= INLINE_MAX_BYTES && idle()) return Promise.resolve(runSnapshotJob(job, opts.inline, onValid));
       const slot = pick();
       const id = nextId++;
       return new Promise<SnapshotOutcome>((resolve) => {

@@ -10,7 +10,6 @@ import { SnapshotResponseSchema } from "@sightline/shared/contract";
 import { refineSnapshot } from "@sightline/shared/refine";
 import { createLogger } from "../../src/logger.js";
 import { inlineEngine, renderSnapshotBody, workerEngine, type SnapshotEngine, type SnapshotOutcome } from "../../src/snapshot/index.js";
-import { INLINE_MAX_BYTES } from "../../src/snapshot/engine.js";
 
 const logger = createLogger("silent");
 const job = (body: unknown) => ({ body: typeof body === "string" ? body : JSON.stringify(body), maxElements: 1000, cap: 100 });
@@ -64,32 +63,6 @@ describe("worker engine", () => {
       expect(outcome.ok === false && outcome.stage === "invalid" && outcome.error.message).toMatch(message);
     }
   });
-});
-
-test("an idle pool runs a small job on the main thread; big jobs, and small ones while a worker is busy, go to a worker", async () => {
-  let mainThread = 0;
-  const engine = workerEngine({
-    size: 1,
-    setup: { rankModel: null },
-    logger,
-    inline: { refine: (...a: Parameters<typeof refineSnapshot>) => (mainThread++, refineSnapshot(...a)), reranker: null },
-  });
-  try {
-    const small = await run(engine, request);
-    expect(mainThread).toBe(1);
-    expect(small.valid).toBe(1);
-    expect(small.outcome).toEqual((await run(inline, request)).outcome);
-
-    const many = Array.from({ length: 500 }, (_, i) => ({ id: i + 1, tag: "a", text: `link ${i} `.repeat(20), rect: { x: 0, y: i * 20, width: 100, height: 18 } }));
-    const big = { ...request, raw_elements: many };
-    expect(JSON.stringify(big).length).toBeGreaterThan(INLINE_MAX_BYTES);
-    const busy = run(engine, big); // in a worker
-    const meanwhile = await run(engine, request);
-    expect(mainThread).toBe(1);
-    expect(meanwhile.outcome.ok && (await busy).outcome.ok).toBe(true);
-  } finally {
-    await engine.close();
-  }
 });
 
 test("warm() starts the workers before any job (npm start does, so first requests do not wait ~0.3 s)", async () => {
