@@ -17,6 +17,12 @@ const UPPER_AFTER_LOWER = /[a-z][A-Z]/;
 const NO_TOKENS: readonly string[] = Object.freeze([]);
 const tokenCache = new Map<string, readonly string[]>();
 /**
+ * Longest string the caches below keep. Labels, hrefs and nearby texts are short; a long text
+ * is rare, and keeping it would hold a piece of some request body in memory after the request
+ * (up to 50,000 entries of any size).
+ */
+const MEMO_MAX_LENGTH = 512;
+/**
  * Memoized: the same labels, hrefs and nearby texts come back in every candidate list of a page
  * and in every snapshot an agent takes of it. The arrays are shared, hence frozen (read-only).
  */
@@ -25,6 +31,7 @@ export function tokens(s: string | null | undefined): readonly string[] {
   let t = tokenCache.get(s);
   if (t === undefined) {
     t = Object.freeze(tokenize(s));
+    if (s.length > MEMO_MAX_LENGTH) return t;
     if (tokenCache.size > 50_000) tokenCache.clear();
     tokenCache.set(s, t);
   }
@@ -132,6 +139,7 @@ export function squash(s: string | null | undefined): string {
   let out = squashCache.get(s);
   if (out === undefined) {
     out = normalize(s).replace(/\s+/g, " ").trim().replace(/^[\s"'“”.,:;!?()]+|[\s"'“”.,:;!?()]+$/g, "");
+    if (s.length > MEMO_MAX_LENGTH) return out;
     if (squashCache.size > 50_000) squashCache.clear();
     squashCache.set(s, out);
   }
