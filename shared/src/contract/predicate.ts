@@ -134,7 +134,8 @@ export function predicateSource(schema: z.ZodType): string {
 export function compilePredicate(schema: z.ZodType): Predicate {
   const source = predicateSource(schema); // throws on unsupported schemas, eval or not
   try {
-    return new Function(source)() as Predicate;
+    // isFinite passed in: the generated code never depends on globals a host page could replace.
+    return new Function("isFinite", source)(Number.isFinite) as Predicate;
   } catch {
     return (v) => schema.safeParse(v).success; // code generation refused (CSP)
   }
