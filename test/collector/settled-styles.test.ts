@@ -1,8 +1,10 @@
-// The walk takes an element's cursor from its parent and its position as static when no style
-// rule can reach it (style-keys.ts). Whatever the rules (classes with escapes, attribute
-// selectors, @import, <link>, @media, nesting, pseudo-elements, inline styles, UA styles of
-// controls, dialogs, animations, shadow hosts, quirks mode), every raw element's cursor and
-// position are what getComputedStyle() says.
+// Whatever the rules (classes with escapes, attribute selectors, @import, <link>, @media,
+// nesting, pseudo-elements, inline styles, UA styles of controls, dialogs, animations, open and
+// closed shadow hosts, quirks mode), every raw element's cursor and position are what
+// getComputedStyle() says, and the elements collected are exactly those checkVisibility() calls
+// visible. A guard for any shortcut that skips style reads: one that inferred them from the
+// page's style rules (session 4) failed on closed shadow roots, whose :host and slot wrappers
+// no sheet scan can see, and on escaped attribute names.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../support/chromium.js";
@@ -77,7 +79,22 @@ const VISIBILITY = `<!doctype html><html><head><style>
 <script>document.getElementById("v9").animate([{ opacity: 0 }, { opacity: 0 }], { duration: 1e7 });</script>
 </body></html>`;
 
+// Styles no sheet scan can see: closed shadow roots (a slot inside a link, :host rules, a
+// transparent wrapper around a slot) and an escaped attribute name. Nothing else on the page.
+const HIDDEN_RULES = `<!doctype html><html><head><style>[data\\:x] { cursor: help; position: absolute; top: 600px }</style></head><body>
+<x-btn id="ch1"><span id="cl1" tabindex="0">slotted into a link of a closed root</span></x-btn>
+<div id="ch2"><span id="cl2" tabindex="0">host styled by a closed root</span></div>
+<section class="ch3"><span id="cl3" tabindex="0">in a closed root's transparent wrapper</span></section>
+<div id="ea1" data:x tabindex="0">escaped attribute name</div>
+<script>
+  document.getElementById("ch1").attachShadow({ mode: "closed" }).innerHTML = '<a href="#"><slot></slot></a>';
+  document.getElementById("ch2").attachShadow({ mode: "closed" }).innerHTML = '<style>:host { cursor: pointer; position: relative }</style><slot></slot>';
+  document.querySelector(".ch3").attachShadow({ mode: "closed" }).innerHTML = '<div style="opacity: 0"><slot></slot></div>';
+</script>
+</body></html>`;
+
 const FILES: Record<string, [string, string]> = {
+  "/settle/hidden-rules.html": ["text/html", HIDDEN_RULES],
   "/settle/visibility.html": ["text/html", VISIBILITY],
   "/settle/keyed.html": ["text/html", KEYED],
   "/settle/quirks.html": ["text/html", QUIRKS],
@@ -169,4 +186,12 @@ it("collects exactly the elements checkVisibility() calls visible that have a bo
   // Hidden in every way the page offers, and visible where a child overrides its parent.
   for (const id of ["v2a", "v3a", "v4a", "v5a", "v6a", "v7", "v8a", "v9a", "v11a", "v12a"]) expect(got, id).not.toContain(id);
   for (const id of ["v1", "v1a", "v3b", "v10", "v12", "v12b"]) expect(got, id).toContain(id);
+});
+
+it("reads styles set where no sheet scan can see them: closed shadow roots, escaped attribute names", async () => {
+  const rows = await compare("/settle/hidden-rules.html");
+  const got = Object.fromEntries(rows.map((r) => [r[0], r[1]]));
+  for (const [id, collected, computed] of rows) expect(collected, id).toBe(computed);
+  expect(got).toMatchObject({ cl1: "pointer static", ch2: "pointer relative", cl2: "pointer static", ea1: "help absolute" });
+  expect(got.cl3, "hidden by a closed root's opacity: 0 wrapper").toBeUndefined();
 });

@@ -59,9 +59,6 @@ export const enum Attr {
   Role = 1 << 15,
   Hidden = 1 << 16,
   AriaHidden = 1 << 17,
-  /** An inline style (style-keys.ts: its cursor and position are read). */
-  Style = 1 << 18,
-  Popover = 1 << 19,
 }
 
 const ATTR_BITS = new Map<string, number>([
@@ -69,7 +66,7 @@ const ATTR_BITS = new Map<string, number>([
   ["aria-disabled", Attr.AriaDisabled], ["aria-expanded", Attr.AriaExpanded], ["placeholder", Attr.Placeholder],
   ["title", Attr.Title], ["alt", Attr.Alt], ["id", Attr.Id], ["class", Attr.Class], ["autocomplete", Attr.Autocomplete],
   ["aria-label", Attr.AriaLabel], ["aria-labelledby", Attr.AriaLabelledby], ["aria-labeledby", Attr.AriaLabeledby],
-  ["hidden", Attr.Hidden], ["aria-hidden", Attr.AriaHidden], ["style", Attr.Style], ["popover", Attr.Popover],
+  ["hidden", Attr.Hidden], ["aria-hidden", Attr.AriaHidden],
 ]);
 
 /** aria-labelledby in either spelling (browsers accept the misspelt aria-labeledby). */

@@ -16,7 +16,6 @@ import {
   type AttrScan,
 } from "./candidates.js";
 import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
-import { Settle, UA_HOSTS, settle } from "./style-keys.js";
 import { nearbyText } from "./nearby-text.js";
 import { contextText } from "./context-text.js";
 import { isOccluded, type HitCache, type HitFrame } from "./occlusion.js";
@@ -48,13 +47,6 @@ interface Inherited {
   interactiveArea: number;
   parentPointer: boolean;
   shadow: boolean;
-  /** The parent's computed cursor, "" where the element's flat-tree parent is not its parent (read it). */
-  cursor: string;
-  /**
-   * The parent is visible as checkVisibility() sees its descendants: visibility visible, no
-   * inclusive flat-tree ancestor with opacity 0 or content-visibility hidden.
-   */
-  clear: boolean;
 }
 
 interface Pending {
@@ -119,42 +111,28 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   if (SKIP_TAGS.has(tag)) return;
   // Not through the style cache: the walk reads each element once, and a cached declaration
   // saves only the getComputedStyle() call, not the property reads (the library's own reads
-  // go through ctx.style). Taken only when a property is read (style-keys.ts settles most
-  // cursors and positions without it).
-  let cs: CSSStyleDeclaration | null = null;
+  // go through ctx.style).
+  const cs = f.win.getComputedStyle(el);
   // Computed-style reads and layout queries are the walk's main cost (about a µs each): every
-  // element pays for display (or a visibility check), cursor and position unless settled;
-  // candidates for the rest.
+  // element pays for display (or a visibility check), cursor and position; candidates for the rest.
   const scan = scanAttributes(el);
   let kind = kindOf(el, tag, scan, ctx.allRoles);
-  const sr = el.shadowRoot;
-  const settled = settle(el, tag, scan.has, sr !== null, ctx.rules.keys, ctx.rules.visKeys);
-  // Nothing sets this element's visibility, opacity or content-visibility, and its parent is
-  // visible: it is visible exactly when it has a box.
-  const clear = inh.clear && (settled & Settle.Visibility) !== 0;
   // A candidate is checked for visibility first: a visible element has a box, so its display
   // is not "none" and need not be read (display matters further only for non-candidates).
-  let box: DOMRect | null = null;
-  let visible: boolean | null = null;
-  if (kind !== Kind.None) {
-    if (clear) {
-      box = el.getBoundingClientRect();
-      visible = box.width * box.height > 0 ? true : checkVisible(el);
-    } else visible = checkVisible(el);
-  }
+  let visible = kind !== Kind.None ? checkVisible(el) : null;
   let display = "";
   // display matters for what is under the element; a non-candidate with no element children
   // needs it only for the nested-pointer test below (read there). Left unread, a display:none
   // leaf still ends unseen: zero box, checkVisibility() false, no descendants, and (not being a
   // group container) no id taken.
-  const leaf = kind === Kind.None && el.firstElementChild === null && sr === null && !GROUP_TAGS.has(tag);
+  const leaf = kind === Kind.None && el.firstElementChild === null && el.shadowRoot === null && !GROUP_TAGS.has(tag);
   if (visible !== true && !leaf) {
-    display = (cs = f.win.getComputedStyle(el)).display;
+    display = cs.display;
     if (display === "none") return; // nothing under it can be seen
   }
-  const cursor = settled & Settle.Cursor && inh.cursor !== "" ? inh.cursor : (cs ??= f.win.getComputedStyle(el)).cursor;
+  const cursor = cs.cursor;
   const pointer = cursor === "pointer";
-  const pos = settled & Settle.Position ? "static" : (cs ??= f.win.getComputedStyle(el)).position;
+  const pos = cs.position;
   let hoverPointer = false;
   if (kind === Kind.None || kind === Kind.Structural) {
     if (pointer && !inh.parentPointer && tag !== "body" && tag !== "html") kind = Kind.Interactive;
@@ -167,7 +145,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   let rawArea = 0;
   let emitted: RawElement | null = null;
 
-  if (kind === Kind.None && pointer && inh.parentPointer && inh.interactiveArea > 0 && (display || (display = (cs ??= f.win.getComputedStyle(el)).display)) !== "inline") {
+  if (kind === Kind.None && pointer && inh.parentPointer && inh.interactiveArea > 0 && (display || (display = cs.display)) !== "inline") {
     // Nested pointer element inside a clickable region: an icon or a sub-control when it is
     // clearly smaller than the region (at most half its area).
     const r = el.getBoundingClientRect();
@@ -175,15 +153,16 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     if (area > 0 && area <= inh.interactiveArea / 2) kind = Kind.Interactive;
   }
 
-  if (kind !== Kind.None && (visible ?? (visible = styleVisible((cs ??= f.win.getComputedStyle(el)))))) {
-    box = box ?? el.getBoundingClientRect();
+  let box: DOMRect | null = null;
+  if (kind !== Kind.None && (visible ?? (visible = isVisible(el, cs)))) {
+    box = el.getBoundingClientRect();
     // Each DOMRect getter is a call into the browser: read the four values once.
     const bw = box.width;
     const bh = box.height;
     rawArea = bw * bh;
     if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, hoverPointer ? "pointer" : cursor, pos, box.left, box.top, bw, bh, hoverPointer, ctx, f, inh);
   }
-  if (f.depth === 0 && pos !== "static" && (pos !== "relative" || (cs ??= f.win.getComputedStyle(el)).zIndex !== "auto")) {
+  if (f.depth === 0 && pos !== "static" && (pos !== "relative" || cs.zIndex !== "auto")) {
     // Only positioned boxes paint over content that comes before them; elements no such box
     // overlaps need no hit test (hit tests cost O(page) each in Chromium).
     box = box ?? el.getBoundingClientRect();
@@ -193,21 +172,13 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const role = emitted ? (emitted.attributes?.role as string) : scan.roleAttr;
   const isGroup = GROUP_TAGS.has(tag) || (role !== null && GROUP_ROLES.has(role));
   const interactiveArea = kind === Kind.Interactive && rawArea > 0 ? rawArea : inh.interactiveArea;
-  if (
-    isGroup ||
-    pointer !== inh.parentPointer ||
-    interactiveArea !== inh.interactiveArea ||
-    (sr && !inh.shadow) ||
-    ((cursor !== inh.cursor || clear !== inh.clear) && (sr !== null || el.firstElementChild !== null))
-  ) {
+  if (isGroup || pointer !== inh.parentPointer || interactiveArea !== inh.interactiveArea || (el.shadowRoot && !inh.shadow)) {
     next = {
       container: isGroup ? idFor(el, ctx.state) : inh.container,
       sequence: isGroup ? sequenceLike(tag, role) : inh.sequence,
       interactiveArea,
       parentPointer: pointer,
       shadow: inh.shadow,
-      cursor,
-      clear,
     };
   }
 
@@ -215,12 +186,12 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     if (emitted && ctx.frames) walkFrame(el as HTMLIFrameElement, emitted, ctx, f);
     return;
   }
+  const sr = el.shadowRoot;
   if (sr) {
     scanStyleRules(sr, ctx.rules);
     visitChildren(sr, ctx, f, next.shadow ? next : { ...next, shadow: true });
   }
-  // Light children of a shadow host or of a UA-shadow element inherit from a slot: read theirs.
-  visitChildren(el, ctx, f, sr !== null || UA_HOSTS.has(tag) ? { ...next, cursor: "", clear: false } : next);
+  visitChildren(el, ctx, f, next);
 }
 
 // checkOpacity/checkVisibilityCSS only: opacityProperty/visibilityProperty are their aliases,
@@ -246,26 +217,16 @@ function checkVisible(el: Element): boolean | null {
   return CHECK_VISIBILITY ? CHECK_VISIBILITY.call(el, VISIBILITY_OPTIONS) : null;
 }
 
-/** The document element, parent of the walk's root <body>, is visible to its descendants (see Inherited.clear). */
-function rootClear(win: Window, doc: Document): boolean {
-  const html = doc.documentElement;
-  if (!html || doc.body?.parentElement !== html) return false;
-  const cs = win.getComputedStyle(html);
-  return cs.visibility === "visible" && cs.opacity !== "0" && cs.contentVisibility === "visible";
-}
-
-/** Where checkVisibility() is missing: not visibility:hidden, not transparent itself. */
-function styleVisible(cs: CSSStyleDeclaration): boolean {
-  return cs.visibility === "visible" && cs.opacity !== "0";
+/** Not visibility:hidden, not transparent (itself or an ancestor), rendered. */
+function isVisible(el: Element, cs: CSSStyleDeclaration): boolean {
+  return checkVisible(el) ?? (cs.visibility === "visible" && cs.opacity !== "0");
 }
 
 /**
  * Styles of 2.7. Colours and fonts (for visual cues) are read for elements within about two
  * screens of the viewport only: far below the fold they cost more than they tell.
  */
-function stylesOf(el: Element, win: Window, given: CSSStyleDeclaration | null, cursor: string, position: string, near: boolean): RawElement["styles"] {
-  if (!near && position === "static") return { z_index: "auto", cursor, position };
-  const cs = given ?? win.getComputedStyle(el);
+function stylesOf(cs: CSSStyleDeclaration, cursor: string, position: string, near: boolean): RawElement["styles"] {
   // z-index only applies to positioned boxes (and flex/grid items, rare for controls).
   const z_index = position === "static" ? "auto" : cs.zIndex;
   if (!near) return { z_index, cursor, position };
@@ -293,8 +254,7 @@ function emit(
   tag: string,
   kind: Kind,
   scan: AttrScan,
-  /** The element's computed style when the walk has taken it. */
-  cs: CSSStyleDeclaration | null,
+  cs: CSSStyleDeclaration,
   /** Cursor and position as the walk read them (each computed-style read costs a µs). */
   cursor: string,
   position: string,
@@ -402,7 +362,7 @@ function emit(
     id,
     tag,
     rect: { x: r1(x), y: r1(y), width: r1(w), height: r1(h) },
-    styles: stylesOf(el, f.win, cs, cursor, position, y + h > -ctx.vh && y < 3 * ctx.vh),
+    styles: stylesOf(cs, cursor, position, y + h > -ctx.vh && y < 3 * ctx.vh),
     attributes: attrs,
     text,
     in_viewport: inViewport,
@@ -467,8 +427,8 @@ function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, parent:
   };
   scanStyleRules(doc, ctx.rules);
   if (doc.defaultView) ctx.labels?.add(doc.defaultView);
-  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, cursor: "", clear: false };
-  if (doc.body) visit(doc.body, ctx, frame, { ...inh, clear: rootClear(frame.win, doc) });
+  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false };
+  if (doc.body) visit(doc.body, ctx, frame, inh);
   raw.iframe_content = frame.out;
 }
 
@@ -565,7 +525,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   // text reuses every card and control the walk has read instead of walking them again.
   const captcha = withTextCache(() => {
     try {
-      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, cursor: "", clear: root === document.body && rootClear(window, document) });
+      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false });
     } finally {
       ctx.labels?.restore();
     }

@@ -4,52 +4,23 @@
 //    them in one querySelectorAll per rule;
 //  - elements with CSS generated text (`::before/::after { content: "…" }`), the only ones
 //    whose pseudo-element styles the accessible-name computation needs to read (reading a
-//    pseudo-element's computed style is costly, and most elements have none);
-//  - the keys of the rules that set cursor or position (style-keys.ts).
-import { addAnimationTargets, addSelectorKeys, emptyStyleKeys, foldCase, type StyleKeys } from "./style-keys.js";
+//    pseudo-element's computed style is costly, and most elements have none).
 
 const MAX_SELECTORS = 400;
 
 export interface RuleSets {
   hoverPointer: Set<Element>;
   generatedContent: Set<Element>;
-  /** Keys of the rules setting cursor or position. */
-  keys: StyleKeys;
-  /** Keys of the rules setting visibility, opacity or content-visibility. */
-  visKeys: StyleKeys;
 }
 
 export function emptyRuleSets(): RuleSets {
-  const animated = new Set<Element>();
-  return { hoverPointer: new Set(), generatedContent: new Set(), keys: emptyStyleKeys(animated), visKeys: emptyStyleKeys(animated) };
+  return { hoverPointer: new Set(), generatedContent: new Set() };
 }
 
-function selectorsOf(sheets: Iterable<CSSStyleSheet>, keys: StyleKeys, visKeys: StyleKeys): { hover: string[]; pseudo: string[] } {
+function selectorsOf(sheets: Iterable<CSSStyleSheet>): { hover: string[]; pseudo: string[] } {
   const hover: string[] = [];
   const pseudo: string[] = [];
-  const collectSelectors = (rule: CSSStyleRule, pointer: boolean, content: string): void => {
-    const generated = !!content && content !== "none" && content !== "normal" && content !== '""' && content !== "''";
-    const sel = pointer || generated ? rule.selectorText : "";
-    if (!sel) return;
-    const hasHover = sel.includes(":hover");
-    const hasPseudo = sel.includes(":before") || sel.includes(":after");
-    if (hasHover && !hasPseudo && pointer && hover.length < MAX_SELECTORS) {
-      for (const part of sel.split(",")) {
-        if (!part.includes(":hover")) continue;
-        const stripped = part.replace(/:hover\b/g, "").trim();
-        if (stripped) hover.push(stripped);
-      }
-    }
-    if (hasPseudo && generated && pseudo.length < MAX_SELECTORS) {
-      for (const part of sel.split(",")) {
-        if (!/:(?::)?(?:before|after)\b/.test(part)) continue;
-        const stripped = part.replace(/::?(?:before|after)\b/g, "").replace(/:hover\b|:focus(?:-visible|-within)?\b|:active\b/g, "").trim();
-        if (stripped) pseudo.push(stripped);
-      }
-    }
-  };
-  /** `imported`: rules of an @import-ed sheet, read for the style keys only. */
-  const visitRules = (rules: CSSRuleList | undefined, imported: boolean): void => {
+  const visitRules = (rules: CSSRuleList | undefined): void => {
     if (!rules) return;
     for (let i = 0; i < rules.length; i++) {
       const rule = rules[i];
@@ -57,43 +28,43 @@ function selectorsOf(sheets: Iterable<CSSStyleSheet>, keys: StyleKeys, visKeys: 
       // reading two declarations is far cheaper than serialising every rule's selectorText.
       const style = (rule as CSSStyleRule).style;
       if (style) {
-        const cursor = style.cursor;
-        // Keyframes apply through animations, whose targets are read (addAnimationTargets).
-        if (!keys.all && (cursor || style.position) && (rule as CSSKeyframeRule).keyText === undefined) {
-          addSelectorKeys((rule as CSSStyleRule).selectorText, keys);
-        }
-        if (!visKeys.all && (style.opacity || style.visibility || style.contentVisibility) && (rule as CSSKeyframeRule).keyText === undefined) {
-          addSelectorKeys((rule as CSSStyleRule).selectorText, visKeys);
-        }
-        if (!imported) collectSelectors(rule as CSSStyleRule, cursor === "pointer", style.content);
-      } else if (!keys.all || !visKeys.all) {
-        const importedSheet = (rule as CSSImportRule).styleSheet;
-        if (importedSheet) {
-          try {
-            visitRules(importedSheet.cssRules, true);
-          } catch {
-            // a cross-origin import: its rules cannot be read
-            keys.all = true;
-            visKeys.all = true;
+        const pointer = style.cursor === "pointer";
+        const content = style.content;
+        const generated = !!content && content !== "none" && content !== "normal" && content !== '""' && content !== "''";
+        const sel = pointer || generated ? (rule as CSSStyleRule).selectorText : "";
+        if (sel) {
+          const hasHover = sel.includes(":hover");
+          const hasPseudo = sel.includes(":before") || sel.includes(":after");
+          if (hasHover && !hasPseudo && pointer && hover.length < MAX_SELECTORS) {
+            for (const part of sel.split(",")) {
+              if (!part.includes(":hover")) continue;
+              const stripped = part.replace(/:hover\b/g, "").trim();
+              if (stripped) hover.push(stripped);
+            }
+          }
+          if (hasPseudo && generated && pseudo.length < MAX_SELECTORS) {
+            for (const part of sel.split(",")) {
+              if (!/:(?::)?(?:before|after)\b/.test(part)) continue;
+              const stripped = part.replace(/::?(?:before|after)\b/g, "").replace(/:hover\b|:focus(?:-visible|-within)?\b|:active\b/g, "").trim();
+              if (stripped) pseudo.push(stripped);
+            }
           }
         }
       }
       // Grouping rules (@media, @supports, @layer, nesting) carry their own cssRules.
       const nested = (rule as CSSGroupingRule).cssRules;
-      if (nested && nested.length) visitRules(nested, imported);
+      if (nested && nested.length) visitRules(nested);
     }
   };
-  // Unreadable sheets first: one makes every element read, and no selector needs keying then.
-  const readable: CSSRuleList[] = [];
   for (const sheet of sheets) {
+    let rules: CSSRuleList | undefined;
     try {
-      readable.push(sheet.cssRules); // throws for cross-origin sheets
+      rules = sheet.cssRules; // throws for cross-origin sheets
     } catch {
-      keys.all = true;
-      visKeys.all = true;
+      continue;
     }
+    visitRules(rules);
   }
-  for (const rules of readable) visitRules(rules, false);
   return { hover, pseudo };
 }
 
@@ -140,18 +111,8 @@ export function scanStyleRules(root: Document | ShadowRoot, sets: RuleSets): voi
   const sheets: CSSStyleSheet[] = Array.from(root.styleSheets);
   const adopted = (root as { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets;
   if (adopted) for (const s of adopted) sheets.push(s);
-  if (root.nodeType === 9) {
-    const doc = root as Document;
-    if (doc.compatMode === "BackCompat") {
-      foldCase(sets.keys);
-      foldCase(sets.visKeys);
-    }
-    // The UA styles a fullscreen element (position: fixed, …).
-    if (doc.fullscreenElement) sets.keys.all = sets.visKeys.all = true;
-  }
-  addAnimationTargets(root, sets.keys, sets.visKeys);
   if (!sheets.length) return;
-  const { hover, pseudo } = selectorsOf(sheets, sets.keys, sets.visKeys);
+  const { hover, pseudo } = selectorsOf(sheets);
   addMatches(root, hover, sets.hoverPointer);
   addMatches(root, pseudo, sets.generatedContent);
 }
