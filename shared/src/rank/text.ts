@@ -15,27 +15,31 @@ export function normalize(s: string): string {
 const ASCII = /^[\x00-\x7f]*$/;
 const UPPER_AFTER_LOWER = /[a-z][A-Z]/;
 const NO_TOKENS: readonly string[] = Object.freeze([]);
-const tokenCache = new Map<string, readonly string[]>();
 /**
- * Longest string the caches below keep. Labels, hrefs and nearby texts are short; a long text
- * is rare, and keeping it would hold a piece of some request body in memory after the request
- * (up to 50,000 entries of any size).
+ * `fn` memoized: the same labels, hrefs, nearby texts and words come back in every candidate
+ * list of a page and in every snapshot an agent takes of it. At most 50,000 entries (then the
+ * cache starts over), and only strings of up to 512 characters: labels and words are short, and
+ * a long text kept would hold a piece of some request body in memory after its request.
  */
-const MEMO_MAX_LENGTH = 512;
-/**
- * Memoized: the same labels, hrefs and nearby texts come back in every candidate list of a page
- * and in every snapshot an agent takes of it. The arrays are shared, hence frozen (read-only).
- */
+function memoize<T>(fn: (s: string) => T): (s: string) => T {
+  const cache = new Map<string, T>();
+  return (s) => {
+    let v = cache.get(s);
+    if (v === undefined) {
+      v = fn(s);
+      if (s.length <= 512) {
+        if (cache.size > 50_000) cache.clear();
+        cache.set(s, v);
+      }
+    }
+    return v;
+  };
+}
+
+// The arrays are shared between callers, hence frozen (read-only).
+const memoTokens = memoize((s) => Object.freeze(tokenize(s)) as readonly string[]);
 export function tokens(s: string | null | undefined): readonly string[] {
-  if (!s) return NO_TOKENS;
-  let t = tokenCache.get(s);
-  if (t === undefined) {
-    t = Object.freeze(tokenize(s));
-    if (s.length > MEMO_MAX_LENGTH) return t;
-    if (tokenCache.size > 50_000) tokenCache.clear();
-    tokenCache.set(s, t);
-  }
-  return t;
+  return s ? memoTokens(s) : NO_TOKENS;
 }
 function tokenize(s: string): string[] {
   const split = UPPER_AFTER_LOWER.test(s) ? s.replace(/([a-z])([A-Z])/g, "$1 $2") : s;
@@ -57,16 +61,8 @@ export const STOPWORDS = new Set(
 /** Goal words that are field labels on forms, so they are kept although they look like stopwords. */
 export const LABEL_WORDS = new Set(["from", "to"]);
 
-const stemCache = new Map<string, string>();
-export function stem(word: string): string {
-  let s = stemCache.get(word);
-  if (s === undefined) {
-    s = /^\p{N}+$/u.test(word) ? word : stemmer(word);
-    if (stemCache.size > 50_000) stemCache.clear();
-    stemCache.set(word, s);
-  }
-  return s;
-}
+/** Porter stem; numbers stay as they are. */
+export const stem: (word: string) => string = memoize((word) => (/^\p{N}+$/u.test(word) ? word : stemmer(word)));
 
 /**
  * Web-UI equivalences (generic vocabulary of forms and dialogs, not of any one site): each group
@@ -101,11 +97,8 @@ for (const group of UI_GROUPS) {
   }
 }
 
-const synCache = new Map<string, string[]>();
 /** Stems of the word's synonyms (WordNet nouns/verbs/adjectives, plus the UI table), without its own stem. */
-export function synonymStems(word: string): string[] {
-  const cached = synCache.get(word);
-  if (cached) return cached;
+export const synonymStems: (word: string) => string[] = memoize((word) => {
   const own = stem(word);
   const out = new Set<string>(uiSyn.get(own) ?? []);
   const entry = Object.prototype.hasOwnProperty.call(dictionary, word) ? dictionary[word] : undefined;
@@ -121,27 +114,15 @@ export function synonymStems(word: string): string[] {
     }
   }
   out.delete(own);
-  const list = [...out];
-  if (synCache.size > 50_000) synCache.clear();
-  synCache.set(word, list);
-  return list;
-}
+  return [...out];
+});
 
-const squashCache = new Map<string, string>();
+const memoSquash = memoize((s) => normalize(s).replace(/\s+/g, " ").trim().replace(/^[\s"'“”.,:;!?()]+|[\s"'“”.,:;!?()]+$/g, ""));
 /**
  * Lower-cased text with runs of whitespace collapsed and surrounding punctuation trimmed.
- * Memoized like tokens(): every candidate's label and nearby text pass here on every goal
- * request, and the same strings come back in every snapshot of a page (four regular
- * expressions per call were 4% of a goal request).
+ * Memoized: every candidate's label and nearby text pass here on every goal request (four
+ * regular expressions per call were 4% of a goal request).
  */
 export function squash(s: string | null | undefined): string {
-  if (!s) return "";
-  let out = squashCache.get(s);
-  if (out === undefined) {
-    out = normalize(s).replace(/\s+/g, " ").trim().replace(/^[\s"'“”.,:;!?()]+|[\s"'“”.,:;!?()]+$/g, "");
-    if (s.length > MEMO_MAX_LENGTH) return out;
-    if (squashCache.size > 50_000) squashCache.clear();
-    squashCache.set(s, out);
-  }
-  return out;
+  return s ? memoSquash(s) : "";
 }
