@@ -80,8 +80,8 @@ export function labelName(field: Element, labels: ArrayLike<HTMLLabelElement>, c
   const label = labels[0];
   if (label.localName !== "label") return null;
   budget = MAX_NODES;
-  // A hidden label gives "" in the library, and the correction layer then reads it anyway.
-  if (isHiddenEl(label, ctx.style)) return null;
+  // A hidden label reads "" here (plainText checks it) and so returns null: the library gives
+  // "" too, and the correction layer then reads the hidden label anyway.
   const t = plainText(label, field, ctx);
   return t ? asFlatString(t) : null;
 }
