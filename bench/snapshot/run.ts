@@ -75,6 +75,18 @@ async function timeAsync(reps: number, fn: () => Promise<void>): Promise<number>
   return median(out);
 }
 
+/** Server-Timing stages /v1/snapshot reports (server/src/snapshot/render.ts), in its order. */
+const STAGES = ["read", "handoff", "parse", "validate", "refine", "render", "charge"];
+function parseServerTiming(header: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const m of header.split(",")) {
+    const [name, dur] = m.trim().split(";dur=");
+    if (name && dur !== undefined) out[name] = Number(dur);
+  }
+  return out;
+}
+const stageRows: string[][] = [];
+
 const rows: string[][] = [];
 const row = (...cells: string[]) => rows.push(cells);
 
@@ -136,10 +148,13 @@ try {
       const text = withGoal ? texts.get(n)! : plainText;
       let size = 0;
       const reps = REPS[n] * 2;
+      const seen: { rt: number; stages: Record<string, number> }[] = [];
       const call = async () => {
+        const t = performance.now();
         const r = await client.post(text);
         if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 200)}`);
         JSON.parse(r.body);
+        seen.push({ rt: performance.now() - t, stages: parseServerTiming(r.timing) });
         size = r.body.length;
       };
       await warmUpAsync(call);
@@ -153,6 +168,7 @@ try {
       await warmUpAsync(contractCall);
       const contractFloor = await timeAsync(reps, contractCall);
       const cpu0 = cpuOf(server.pid);
+      seen.length = 0;
       const rt = await timeAsync(reps, call);
       const serverCpu = (cpuOf(server.pid) - cpu0) / reps;
       // The JSON floor again, right after this row (the machine's load drifts over a run: the
@@ -160,9 +176,16 @@ try {
       const floor = timeSync(REPS[n], () => void JSON.stringify(JSON.parse(plainText)));
       const own = ownWork.get(n)!;
       const bound = contractFloor + (withGoal ? own.goal : own.plain);
+      stageRows.push([String(n), withGoal ? "yes" : "no", ...STAGES.map((k) => ms(median(seen.map((x) => x.stages[k] ?? 0)))),
+        ms(median(seen.map((x) => x.rt - STAGES.reduce((sum, k) => sum + (x.stages[k] ?? 0), 0)))), ms(median(seen.map((x) => x.rt)))]);
       row("", String(n), withGoal ? "yes" : "no", ms(floor.wall), withGoal ? "" : `${ms(httpFloor)} (${ratio(httpFloor, floor.wall)})`, `${ms(contractFloor)} (${ratio(contractFloor, floor.wall)})`, `${ms(bound)} (${ratio(bound, floor.wall)})`, ms(rt), ratio(rt, floor.wall), ratio(rt, httpFloor), ratio(rt, contractFloor), ms(serverCpu), (size / 1024).toFixed(0));
     }
   }
+
+  // Where the round trip's time went, from the server's Server-Timing header (per request).
+  row("");
+  row("round trip stages (median ms)", "elements", "goal", ...STAGES, "outside", "round trip");
+  for (const r of stageRows) row("", ...r);
 
   // Throughput: 200-element payloads, keep-alive, a few concurrent connections; with and without a goal.
   const seconds = QUICK ? 3 : 6;
@@ -246,5 +269,6 @@ for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  "
 console.log("\n'HTTP floor' = the same payload posted to a bare node:http server that only parses and re-stringifies it (bench/snapshot/json-echo.mjs).");
 console.log("'contract floor' = the same payload posted to that server, which parses it and answers with Sightline's own response to it (stored, stringified again; the client parses it): transport + JSON both ways, no work.");
 console.log("'bound' = contract floor + in-process validation + refinement of the same payload: a round trip no implementation of this contract on Node's HTTP stack can beat (no auth, credit charge, framework or threads counted).");
+console.log("'round trip stages' = the server's own Server-Timing: read (body off the socket), handoff (waiting for a worker thread and the hand-offs), parse, validate, refine, render (stringify), charge (waiting for the ledger after the job); 'outside' = round trip minus those: HTTP parsing and writing, Koa and authentication, loopback transport, and the client's own JSON.parse.");
 console.log("'requests/s per free core' = 1000 / server CPU ms per request: the rate one otherwise idle core sustains.");
 console.log("Targets: 2,000 elements ≤ 10 ms in process; HTTP round trip ≤ 3× the JSON floor; ≥ 500 requests/s; ≤ 100 MB added by a 10k request.");

@@ -75,7 +75,8 @@ export class Client {
     readonly key: string,
   ) {}
 
-  post(body: string, path = "/v1/snapshot", method = "POST"): Promise<{ status: number; body: string }> {
+  /** `timing`: the response's Server-Timing header ("" when absent). */
+  post(body: string, path = "/v1/snapshot", method = "POST"): Promise<{ status: number; body: string; timing: string }> {
     return new Promise((resolve, reject) => {
       const buf = Buffer.from(body);
       const req = request(
@@ -84,7 +85,7 @@ export class Client {
         (res) => {
           const chunks: Buffer[] = [];
           res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString(), timing: String(res.headers["server-timing"] ?? "") }));
           res.on("error", reject);
         },
       );

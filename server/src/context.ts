@@ -19,6 +19,8 @@ export interface AppState {
   errorStyle?: ErrorStyle;
   /** The unparsed request body, for routes whose chain reads it raw (see middleware/api.ts). */
   bodyBytes?: Buffer;
+  /** How long reading that body took (ms), for Server-Timing. */
+  bodyReadMs?: number;
 }
 
 export type AppContext = ParameterizedContext<AppState>;

@@ -43,6 +43,22 @@ describe("spec 4.2", () => {
     expect(JSON.stringify(r)).not.toContain("screenshot");
   });
 
+  test("Server-Timing says where the server's time went, stage by stage, readable from a browser origin", async () => {
+    const r = await call(sl.origin, "/v1/snapshot", { key, body: page(400), headers: { origin: "chrome-extension://abc" } });
+    expect(r.status).toBe(200);
+    const stages = Object.fromEntries(
+      (r.headers.get("server-timing") ?? "").split(", ").map((m) => {
+        const [name, dur] = m.split(";dur=");
+        return [name, Number(dur)];
+      }),
+    );
+    expect(Object.keys(stages)).toEqual(["read", "handoff", "parse", "validate", "refine", "render", "charge"]);
+    for (const ms of Object.values(stages)) expect(ms).toBeGreaterThanOrEqual(0);
+    // 400 elements are parsed, checked and refined: that work takes measurable time.
+    expect(stages.parse + stages.validate + stages.refine).toBeGreaterThan(0);
+    expect(r.headers.get("access-control-expose-headers")).toContain("Server-Timing");
+  });
+
   test("rule 2: without a viewport, the response viewport is derived from element bounds", async () => {
     const body = { url: "https://a.example/", raw_elements: [el(1, { rect: { x: 0, y: 0, width: 300, height: 40 } }), el(2, { rect: { x: 900, y: 500, width: 100, height: 100 } })] };
     const r = await snapshot(body);

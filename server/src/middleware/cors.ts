@@ -4,7 +4,7 @@
 import type { AppMiddleware } from "../context.js";
 
 const ALLOW_HEADERS = "Authorization, Content-Type, X-Request-Id";
-const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining";
+const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, Server-Timing";
 
 export function cors(): AppMiddleware {
   return async (ctx, next) => {

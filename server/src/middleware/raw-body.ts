@@ -8,12 +8,14 @@ import { toContractError } from "./json-body.js";
 
 export function rawBody(limitBytes: number): AppMiddleware {
   return async (ctx, next) => {
+    const started = performance.now();
     try {
       // encoding false: co-body hands back the Buffer (typed as string).
       ctx.state.bodyBytes = (await coBody.text(ctx, { limit: limitBytes, encoding: false as unknown as string })) as unknown as Buffer;
     } catch (err) {
       throw toContractError(err as Parameters<typeof toContractError>[0], limitBytes);
     }
+    ctx.state.bodyReadMs = performance.now() - started;
     await next();
   };
 }

@@ -5,13 +5,14 @@
 import { ContractError, ERROR_NAMES, SNAPSHOT_CREDITS } from "@sightline/shared/contract";
 import type { AppDeps, AppRouter } from "../context.js";
 import type { Reservation } from "../ledger/index.js";
-import { fromErrorData, renderSnapshotBody } from "../snapshot/index.js";
+import { fromErrorData, renderServerTiming, renderSnapshotBody } from "../snapshot/index.js";
 
 export function registerSnapshot(router: AppRouter, deps: AppDeps): void {
   const { config, ledger, logger } = deps;
   router.post("/v1/snapshot", ...deps.api("snapshot", "raw"), async (ctx) => {
     const account = ctx.state.account!;
     const charge: { pending?: Promise<Reservation> } = {};
+    const started = performance.now();
     const outcome = await deps.snapshots.run(
       { body: ctx.state.bodyBytes ?? "", maxElements: config.maxRawElements, cap: config.snapshotCap },
       () => {
@@ -19,6 +20,7 @@ export function registerSnapshot(router: AppRouter, deps: AppDeps): void {
         charge.pending.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
       },
     );
+    const ran = performance.now();
     if (!outcome.ok && outcome.stage === "invalid") throw fromErrorData(outcome.error);
     // 402/403 surface here. A job that failed before validating charged nothing.
     const reservation = charge.pending ? await charge.pending : null;
@@ -28,6 +30,9 @@ export function registerSnapshot(router: AppRouter, deps: AppDeps): void {
       throw new ContractError("internal_error", ERROR_NAMES.internal, `${ERROR_NAMES.internal}: refinement failed; no credit was charged`);
     }
     reservation.commit();
+    const t = outcome.timing;
+    const work = t.parse + t.validate + t.refine + t.render;
+    ctx.set("Server-Timing", renderServerTiming(t, { read: ctx.state.bodyReadMs ?? 0, handoff: ran - started - work, charge: performance.now() - ran }));
     ctx.type = "application/json";
     ctx.body = renderSnapshotBody(outcome, { timestamp: new Date().toISOString(), credits_remaining: reservation.remaining });
   });

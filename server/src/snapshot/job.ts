@@ -29,8 +29,18 @@ export interface ContractErrorData {
   message: string;
 }
 
+/** Where a job's time went, in ms (reported to callers as Server-Timing; see routes/snapshot.ts). */
+export interface JobTiming {
+  /** UTF-8 decoding and JSON.parse of the body. */
+  parse: number;
+  validate: number;
+  refine: number;
+  /** JSON.stringify of the response's parts. */
+  render: number;
+}
+
 export type SnapshotOutcome =
-  | ({ ok: true } & SnapshotParts)
+  | ({ ok: true; timing: JobTiming } & SnapshotParts)
   /** The body is not a valid request: a 4xx, never charged (onValid was not called). */
   | { ok: false; stage: "invalid"; error: ContractErrorData }
   /** Refinement (or the job itself) failed: a 500; a credit taken after onValid is refunded. */
@@ -45,17 +55,26 @@ const utf8 = new TextDecoder("utf-8");
 const describe = (err: unknown) => (err instanceof Error ? (err.stack ?? err.message) : String(err));
 
 export function runSnapshotJob(job: SnapshotJob, engine: RefineEngine, onValid: () => void): SnapshotOutcome {
-  let req;
+  const t0 = performance.now();
+  let req, t1;
   try {
     const text = typeof job.body === "string" ? job.body : utf8.decode(job.body);
-    req = validateSnapshotRequest(parseJsonText(text), { maxElements: job.maxElements });
+    const parsed = parseJsonText(text);
+    t1 = performance.now();
+    req = validateSnapshotRequest(parsed, { maxElements: job.maxElements });
   } catch (err) {
     if (err instanceof ContractError) return { ok: false, stage: "invalid", error: toErrorData(err) };
     return { ok: false, stage: "failed", message: describe(err) };
   }
+  const t2 = performance.now();
   onValid();
   try {
-    return { ok: true, ...snapshotParts(req, engine.refine(req, { cap: job.cap, reranker: engine.reranker })) };
+    const t3 = performance.now(); // the charge is not the job's time (inline, it runs in onValid)
+    const refined = engine.refine(req, { cap: job.cap, reranker: engine.reranker });
+    const t4 = performance.now();
+    const parts = snapshotParts(req, refined);
+    const timing = { parse: t1 - t0, validate: t2 - t1, refine: t4 - t3, render: performance.now() - t4 };
+    return { ok: true, timing, ...parts };
   } catch (err) {
     return { ok: false, stage: "failed", message: describe(err) };
   }

@@ -3,6 +3,7 @@
 // the main thread knows only after charging (timestamp, credits_remaining). Joining strings
 // saves cloning the refined elements between threads and stringifying them twice.
 import { SNAPSHOT_CREDITS, type RefineResult, type SnapshotRequest, type SnapshotResponse } from "@sightline/shared/contract";
+import type { JobTiming } from "./job.js";
 
 /** JSON fragments of a success body (each valid JSON text, `rest` without its braces). */
 export interface SnapshotParts {
@@ -32,4 +33,25 @@ export function renderSnapshotBody(parts: SnapshotParts, live: { timestamp: stri
     `{"status":"success","url":${parts.url},"timestamp":${JSON.stringify(live.timestamp)},"viewport":${parts.viewport},` +
     `"credits_used":${SNAPSHOT_CREDITS},"credits_remaining":${live.credits_remaining},${parts.rest}}`
   );
+}
+
+/** Where a request's time went on the main thread, around its job (ms). */
+export interface RequestTiming {
+  /** Reading the body off the socket. */
+  read: number;
+  /** Waiting for a worker and the thread hand-offs (0 when the job ran inline). */
+  handoff: number;
+  /** Waiting for the credit charge once the job was done (it overlaps refinement on a worker). */
+  charge: number;
+}
+
+/**
+ * The `Server-Timing` header (W3C Server Timing): a caller, browser devtools or the benchmark
+ * sees where the server's time went, stage by stage, without server access.
+ */
+export function renderServerTiming(job: JobTiming, req: RequestTiming): string {
+  const all = { read: req.read, handoff: req.handoff, parse: job.parse, validate: job.validate, refine: job.refine, render: job.render, charge: req.charge };
+  return Object.entries(all)
+    .map(([name, ms]) => `${name};dur=${Math.max(0, ms).toFixed(2)}`)
+    .join(", ");
 }

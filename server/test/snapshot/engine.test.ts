@@ -35,8 +35,11 @@ describe("worker engine", () => {
   test("answers exactly as the main thread does, in the contract's response shape", async () => {
     const [w, i] = await Promise.all([run(workers, request), run(inline, request)]);
     expect(w.valid).toBe(1);
-    expect(w.outcome).toEqual(i.outcome);
-    if (!w.outcome.ok) throw new Error("expected success");
+    if (!w.outcome.ok || !i.outcome.ok) throw new Error("expected success");
+    const { timing, ...answer } = w.outcome;
+    const { timing: _, ...inlineAnswer } = i.outcome;
+    expect(answer).toEqual(inlineAnswer);
+    expect(Object.values(timing).every((ms) => ms >= 0)).toBe(true);
     const body = JSON.parse(renderSnapshotBody(w.outcome, { timestamp: "2026-01-01T00:00:00.000Z", credits_remaining: 7 }));
     expect(SnapshotResponseSchema.safeParse(body).success).toBe(true);
     expect(body).toMatchObject({ status: "success", credits_used: 1, credits_remaining: 7, url: "https://a.example/" });
