@@ -5,15 +5,25 @@
 // Give the first bundle twice: the spread between the two copies is the noise floor; a change
 // smaller than that is not measured (on a shared 2-core machine at load 4-15 it was ±5%).
 //
-//   node bench/collector/ab-page.mjs [--runs 60] [--page collector/big.html] [--dir test/fixtures/pages] OLD.js NEW.js OLD.js
+//   node bench/collector/ab-page.mjs [--runs 60] [--cpu] [--separate] [--page collector/big.html] [--dir test/fixtures/pages] OLD.js NEW.js OLD.js
 //
 // The bundles share the page's collector state (ids), which does not change timings.
+//
+// --cpu: also the renderer main thread's CPU time of each call (CDP Performance ThreadTime,
+// one evaluate per call): when other processes share the cores, wall time in the page moves
+// with their load and CPU time far less.
+// --separate: each bundle in its own page of the same URL (still round-robin). Needed when a
+// bundle changes what the page's own objects look like to V8 (the old collector redefined
+// `labels` on the element prototypes, which throws away optimised code of every script in
+// that page, the other bundles' included).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { launchChromium, serveDir } from "./serve.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 let runs = 60;
+let cpu = false;
+let separate = false;
 let page = "collector/big.html";
 let dir = `${root}test/fixtures/pages`;
 const bundles = [];
@@ -22,6 +32,8 @@ for (let i = 0; i < argv.length; i++) {
   if (argv[i] === "--runs") runs = Number(argv[++i]);
   else if (argv[i] === "--page") page = argv[++i];
   else if (argv[i] === "--dir") dir = argv[++i];
+  else if (argv[i] === "--cpu") cpu = true;
+  else if (argv[i] === "--separate") separate = true;
   else bundles.push(argv[i]);
 }
 if (bundles.length < 2) {
@@ -32,38 +44,83 @@ if (bundles.length < 2) {
 const server = await serveDir(dir);
 const browser = await launchChromium();
 try {
-  const p = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await p.goto(`${server.origin}/${page}`, { waitUntil: "load" });
+  // One page, or one page per bundle (--separate); bundle i is __sightlineAB{i} in pages[i].
+  const pages = [];
   for (let i = 0; i < bundles.length; i++) {
-    await p.addScriptTag({ content: readFileSync(bundles[i], "utf8") });
-    await p.evaluate((i) => {
+    if (!separate && pages.length) {
+      pages.push(pages[0]);
+    } else {
+      const np = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+      await np.goto(`${server.origin}/${page}`, { waitUntil: "load" });
+      pages.push(np);
+    }
+    await pages[i].addScriptTag({ content: readFileSync(bundles[i], "utf8") });
+    await pages[i].evaluate((i) => {
       globalThis[`__sightlineAB${i}`] = globalThis.sightline;
     }, i);
   }
-  const stats = await p.evaluate(
-    async ([n, k]) => {
-      const times = Array.from({ length: k }, () => []);
-      for (let round = 0; round < n + 1; round++) {
-        for (let j = 0; j < k; j++) {
-          const x = (round + j) % k;
+  const p = pages[0];
+  const summary = (a) => {
+    a.sort((x, y) => x - y);
+    return { median: a[a.length >> 1], q1: a[Math.floor(a.length / 4)], min: a[0] };
+  };
+  let stats;
+  let cpuStats = null;
+  if (cpu || separate) {
+    const sessions = [];
+    for (const pg of pages) {
+      const cdp = await pg.context().newCDPSession(pg);
+      await cdp.send("Performance.enable");
+      sessions.push(cdp);
+    }
+    const threadMs = async (x) => (await sessions[x].send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1000;
+    const wall = bundles.map(() => []);
+    const cpuMs = bundles.map(() => []);
+    for (let round = 0; round < runs + 1; round++) {
+      for (let j = 0; j < bundles.length; j++) {
+        const x = (round + j) % bundles.length;
+        const c0 = await threadMs(x);
+        const w = await pages[x].evaluate(async (x) => {
           const t = performance.now();
           await globalThis[`__sightlineAB${x}`].collect();
-          if (round > 0) times[x].push(performance.now() - t); // round 0 warms up
+          return performance.now() - t;
+        }, x);
+        const c1 = await threadMs(x);
+        if (round > 0) {
+          wall[x].push(w);
+          cpuMs[x].push(c1 - c0);
         }
       }
-      return times.map((a) => {
-        a.sort((x, y) => x - y);
-        return { median: a[a.length >> 1], q1: a[Math.floor(a.length / 4)], min: a[0] };
-      });
-    },
-    [runs, bundles.length],
-  );
+    }
+    stats = wall.map(summary);
+    if (cpu) cpuStats = cpuMs.map(summary);
+  } else {
+    stats = (
+      await p.evaluate(
+        async ([n, k]) => {
+          const times = Array.from({ length: k }, () => []);
+          for (let round = 0; round < n + 1; round++) {
+            for (let j = 0; j < k; j++) {
+              const x = (round + j) % k;
+              const t = performance.now();
+              await globalThis[`__sightlineAB${x}`].collect();
+              if (round > 0) times[x].push(performance.now() - t); // round 0 warms up
+            }
+          }
+          return times;
+        },
+        [runs, bundles.length],
+      )
+    ).map(summary);
+  }
   console.log(`${page}, ${runs} rounds`);
-  console.log("| bundle | median ms | q1 ms | min ms | q1 / first |");
-  console.log("|---|---|---|---|---|");
+  const cpuHead = cpuStats ? " CPU median ms | CPU q1 ms | CPU q1 / first |" : "";
+  console.log(`| bundle | median ms | q1 ms | min ms | q1 / first |${cpuHead}`);
+  console.log(`|---|---|---|---|---|${cpuStats ? "---|---|---|" : ""}`);
   bundles.forEach((b, i) => {
     const s = stats[i];
-    console.log(`| ${b} | ${s.median.toFixed(1)} | ${s.q1.toFixed(1)} | ${s.min.toFixed(1)} | ${(s.q1 / stats[0].q1).toFixed(3)} |`);
+    const c = cpuStats ? ` ${cpuStats[i].median.toFixed(1)} | ${cpuStats[i].q1.toFixed(1)} | ${(cpuStats[i].q1 / cpuStats[0].q1).toFixed(3)} |` : "";
+    console.log(`| ${b} | ${s.median.toFixed(1)} | ${s.q1.toFixed(1)} | ${s.min.toFixed(1)} | ${(s.q1 / stats[0].q1).toFixed(3)} |${c}`);
   });
 } finally {
   await browser.close();

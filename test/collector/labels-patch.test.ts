@@ -1,6 +1,6 @@
-// collect() answers `labels` (quadratic in Chromium) from a map while it runs: lent to the one
-// field being named as an own property, or patched on the element prototypes only when the
-// accessible-name library can reach other labelable elements, because redefining it there
+// collect() answers `labels` (quadratic in Chromium) from a map while it runs: lent as own
+// properties to the fields the accessible-name library can reach, or patched on the element
+// prototypes only when what it reaches is not known (a slot), because redefining it there
 // throws away the JIT's optimised code (see fast-labels.ts). Names from <label>s stay right,
 // and the page keeps its native getter and its elements as they were.
 import { expect, it } from "vitest";
@@ -56,12 +56,30 @@ it("names form fields from their labels without touching the prototypes, and lea
   expect(after).toEqual({ own: false, labels: 1 });
 });
 
-it("patches the prototypes for a name that reaches another field, and restores them", async () => {
+it("lends labels to the fields a name reaches through aria-labelledby, without touching the prototypes", async () => {
   await fx.page.setContent(
-    '<p id="l">Ship <input id="qty" aria-label="quantity" value="2"> boxes</p><button id="go" aria-labelledby="l">x</button>',
+    '<p id="l">Ship <input id="qty" aria-label="quantity" value="2"> boxes</p><button id="go" aria-labelledby="l">x</button>' +
+      '<section id="s" aria-labelledby="h"><h2 id="h">Filters <label>size <select id="size"><option>M</option></select></label></h2>' +
+      '<label><input type="checkbox" id="c1" aria-labelledby="t1"><span id="t1">Red</span></label></section>',
   );
   const body = await collectIn(fx.page);
   expect(byDomId(body, "go")!.attributes!.accessible_name).toMatch(/^Ship .+ boxes$/);
+  expect(byDomId(body, "c1")!.attributes!.accessible_name).toBe("Red");
+  const seen = await labelsRedefinitions();
+  expect(seen.prototypes).toBe(0);
+  expect(seen.elements).toBeGreaterThan(1);
+  expect(await nativeGetterBack()).toBe(true);
+  const own = await fx.page.evaluate(() =>
+    ["qty", "go", "size", "c1"].filter((id) => Object.prototype.hasOwnProperty.call(document.getElementById(id), "labels")),
+  );
+  expect(own).toEqual([]);
+});
+
+it("patches the prototypes for a name that can reach a slot, and restores them", async () => {
+  await fx.page.setContent('<label>Go <input id="f"></label><button id="go"><slot></slot></button>');
+  const body = await collectIn(fx.page);
+  expect(byDomId(body, "f")!.attributes!.accessible_name).toBe("Go");
+  expect(byDomId(body, "go")!.attributes!.accessible_name).toBe("");
   const seen = await labelsRedefinitions();
   expect(seen.prototypes).toBeGreaterThan(0);
   expect(await nativeGetterBack()).toBe(true);

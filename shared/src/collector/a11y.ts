@@ -264,22 +264,75 @@ function ariaLabelName(el: Element, ctx: NameContext, rendered: boolean, has: nu
   return flatLabel === trimmed ? asciiNorm(label) : asciiNorm(flatLabel);
 }
 
-/** What leads elsewhere: aria-owns, aria-labelledby, slots. */
-const REFERENCES = "slot, [aria-owns], [aria-labelledby]";
-/** Labelable elements in a subtree, or what leads elsewhere. */
-const LABEL_REACH = `${LABELABLE_SELECTOR}, ${REFERENCES}`;
+/** Labelable elements in a subtree, and what leads elsewhere (aria-owns, aria-labelledby, slots). */
+const LABEL_REACH = `${LABELABLE_SELECTOR}, slot, [aria-owns], [aria-labelledby]`;
+/** Subtrees (el's own, the targets of references, labels met) followed at most. */
+const MAX_REACH_ROOTS = 256;
 
 /**
- * The name computation may read `labels` of a labelable element other than `el` itself: one
- * in its subtree, or one that a reference or slot leads to. Patching the getter on the
- * prototypes costs the JIT's work (fast-labels.ts), so it is done only then; `el`'s own
- * labels are lent to it as an own property instead.
+ * The elements an id-reference attribute of `x` points to: every token of the library's split
+ * on spaces and of the split on ASCII whitespace, looked up in x's tree scope (a superset of
+ * what either reads).
  */
-function mayReadOtherLabels(el: Element): boolean {
+function idTargets(x: Element, attr: string, into: Element[]): void {
+  const ids = x.getAttribute(attr);
+  if (ids === null) return;
+  const scope = x.getRootNode() as Document | ShadowRoot;
+  if (typeof scope.getElementById !== "function") return;
+  for (const id of new Set([...ids.split(" "), ...ids.split(ASCII_WS)])) {
+    const ref = id ? scope.getElementById(id) : null;
+    if (ref) into.push(ref);
+  }
+}
+
+/**
+ * The labelable elements whose `labels` the library may read when it names `el`, or null when
+ * that is not known (a slot, or too many subtrees): the getter is patched then. What the
+ * library (dom-accessibility-api) can visit: `el`, its subtree unless its aria-labelledby
+ * resolves (then only the referenced elements are read), the subtrees of what aria-labelledby
+ * and aria-owns point to, and the labels of every labelable element met, each followed in
+ * turn; it does not enter shadow roots. Everything met is followed (a superset).
+ */
+function labelReach(el: Element, labels: LabelPatch): Element[] | null {
   try {
-    return el.matches(REFERENCES) || el.querySelector(LABEL_REACH) !== null;
+    const out: Element[] = [];
+    const met = new Set<Element>();
+    const roots: Element[] = [];
+    // Keeps a labelable `x` and follows its labels and references; false for a slot.
+    const meet = (x: Element): boolean => {
+      if (x.localName === "slot") return false;
+      const own = labels.labelsFor(x);
+      if (own && !met.has(x)) {
+        met.add(x);
+        out.push(x);
+        for (let i = 0; i < own.length; i++) roots.push(own[i]);
+      }
+      if (x.hasAttribute("aria-labelledby")) idTargets(x, "aria-labelledby", roots);
+      if (x.hasAttribute("aria-owns")) idTargets(x, "aria-owns", roots);
+      return true;
+    };
+    if (!meet(el)) return null;
+    // The library's own reading of el's aria-labelledby (step 2B): when it finds any element,
+    // the name is theirs and el's subtree is not visited (el stays in `roots` when it points
+    // to itself).
+    const ids = el.getAttribute("aria-labelledby");
+    const scope = el.getRootNode() as Document | ShadowRoot;
+    const resolves =
+      ids !== null && typeof scope.getElementById === "function" && ids.split(" ").some((id) => scope.getElementById(id) !== null);
+    if (!resolves) roots.push(el);
+    const done = new Set<Element>();
+    for (let i = 0; i < roots.length; i++) {
+      const r = roots[i];
+      if (done.has(r)) continue;
+      if (done.size >= MAX_REACH_ROOTS) return null;
+      done.add(r);
+      if (!meet(r)) return null;
+      const found = r.querySelectorAll(LABEL_REACH);
+      for (let j = 0; j < found.length; j++) if (!meet(found[j])) return null;
+    }
+    return out;
   } catch {
-    return true;
+    return null;
   }
 }
 
@@ -296,12 +349,15 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   if (content) return content;
   const labelled = content === null ? (fieldLabelName(el, role, ctx, rendered, has) ?? imgAltName(el, rendered, has)) : null;
   if (labelled) return labelled;
-  // The library (and fixName()) read `labels` through the getter (fast-labels.ts).
+  // The library (and fixName()) read `labels` through the getter (fast-labels.ts): the
+  // labelable elements it can reach get theirs lent as own properties; the prototypes are
+  // patched only when what it reaches is not known.
   let takeBack: (() => void) | null = null;
   // Once the getter is patched it answers for everyone: no subtree query, nothing to lend.
   if (ctx.labels && !ctx.labels.active) {
-    if (mayReadOtherLabels(el)) ctx.labels.activate();
-    else takeBack = ctx.labels.lend(el);
+    const reach = labelReach(el, ctx.labels);
+    if (reach === null) ctx.labels.activate();
+    else if (reach.length) takeBack = ctx.labels.lend(reach);
   }
   try {
     let base = "";

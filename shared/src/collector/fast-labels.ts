@@ -3,10 +3,10 @@
 // one synchronous collect() (page scripts cannot run in between, no DOM node is touched) the
 // labels come from a map built once per tree scope:
 //  - the collector's own code asks labelsFor();
-//  - the accessible-name library reads the getter: a field it names alone gets its labels lent
-//    as an own property for that computation (lend()); only when the computation can reach
-//    other labelable elements is the getter replaced on the prototypes (activate()), until
-//    restore() at the end of the collect().
+//  - the accessible-name library reads the getter: the labelable elements a computation can
+//    reach get their labels lent as own properties for that computation (lend()); only when
+//    what it reaches is not known (slots, aria-owns, chains of aria-labelledby) is the getter
+//    replaced on the prototypes (activate()), until restore() at the end of the collect().
 // Redefining a property on HTMLInputElement.prototype & co. invalidates every piece of
 // optimised code that read any property of such an element: patching on every collect() threw
 // away the JIT's work each time (about a fifth of collect() on a big page).
@@ -59,11 +59,11 @@ export interface LabelPatch {
   /** What `el.labels` gives (null for elements without it), without calling the getter. */
   labelsFor(el: Element): ArrayLike<HTMLLabelElement> | null;
   /**
-   * For one name computation whose only labelable element is `el`: its labels as an own
-   * property of the element (no prototype changes, so no optimised code is thrown away).
-   * Returns the function that removes it again, or null when nothing was done.
+   * For one name computation that can reach only the labelable elements `els`: their labels as
+   * own properties of the elements (no prototype changes, so no optimised code is thrown
+   * away). Returns the function that removes them again, or null when nothing was done.
    */
-  lend(el: Element): (() => void) | null;
+  lend(els: Element[]): (() => void) | null;
   restore(): void;
 }
 
@@ -113,17 +113,25 @@ export function patchLabels(win: Window): LabelPatch {
     get active() {
       return active;
     },
-    lend(el) {
-      if (active || !LABELABLE_TAGS.has(el.localName) || el.namespaceURI !== HTML_NS) return null;
-      // An own property the page set is what the getter would be shadowed by anyway.
-      if (Object.prototype.hasOwnProperty.call(el, "labels")) return null;
-      try {
-        Object.defineProperty(el, "labels", { value: labelsOf(el, maps), configurable: true });
-      } catch {
-        return null; // a frozen element: the native getter answers (slowly, rightly)
+    lend(els) {
+      if (active) return null;
+      const lent: Element[] = [];
+      for (const el of els) {
+        if (!LABELABLE_TAGS.has(el.localName) || el.namespaceURI !== HTML_NS) continue;
+        // An own property the page set is what the getter would be shadowed by anyway.
+        if (Object.prototype.hasOwnProperty.call(el, "labels")) continue;
+        try {
+          Object.defineProperty(el, "labels", { value: labelsOf(el, maps), configurable: true });
+          lent.push(el);
+        } catch {
+          // a frozen element: the native getter answers (slowly, rightly)
+        }
       }
+      if (!lent.length) return null;
       return () => {
-        delete (el as { labels?: unknown }).labels;
+        // Last lent first: each delete removes the property added last (V8 then goes back to
+        // the element's previous hidden class).
+        for (let i = lent.length - 1; i >= 0; i--) delete (lent[i] as { labels?: unknown }).labels;
       };
     },
     restore() {
