@@ -42,6 +42,17 @@ interface TextEntry {
 }
 
 let cache: Map<Node, TextEntry> | null = null;
+/**
+ * Reads that stopped early (budget or character cap), by root: the same read again (same root,
+ * cap and budget) stops at the same place. A link's card text walks its list or section for
+ * every link in it, and a read that stops early is not an entry of `cache`.
+ */
+interface PartialEntry {
+  max: number;
+  nodeBudget: number;
+  text: string;
+}
+let partial: Map<Node, PartialEntry> | null = null;
 /** Per tree scope (document, shadow root) during a cached read: its hidden elements. */
 let hiddenByScope: Map<Node, Set<Element> | null> | null = null;
 /**
@@ -78,15 +89,18 @@ function hiddenIn(scope: Node): Set<Element> | null {
 /** Shares text reads across one synchronous collect() (the element, its card, its neighbours). */
 export function withTextCache<T>(fn: () => T): T {
   const outer = cache;
+  const outerPartial = partial;
   const outerHidden = hiddenByScope;
   const outerChecked = checkedByAttr;
   cache = new Map();
+  partial = new Map();
   hiddenByScope = new Map();
   checkedByAttr = 0;
   try {
     return fn();
   } finally {
     cache = outer;
+    partial = outerPartial;
     hiddenByScope = outerHidden;
     checkedByAttr = outerChecked;
   }
@@ -169,6 +183,8 @@ export function shortText(root: Node, max = 200, nodeBudget = 400): string {
     if (cached.squashed === null) cached.squashed = squash(cached.raw);
     return clip(cached.squashed, max);
   }
+  const stopped = partial?.get(root);
+  if (stopped && stopped.max === max && stopped.nodeBudget === nodeBudget) return stopped.text;
   // Reads do not nest today, but keep the outer read's state safe if one ever does.
   const o = out;
   const b = budget;
@@ -190,5 +206,7 @@ export function shortText(root: Node, max = 200, nodeBudget = 400): string {
   hidden = h;
   const squashed = squash(raw);
   if (complete && cache) cache.set(root, { raw, nodes, squashed });
-  return clip(squashed, max);
+  const text = clip(squashed, max);
+  if (!complete && partial) partial.set(root, { max, nodeBudget, text });
+  return text;
 }
