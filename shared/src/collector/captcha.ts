@@ -19,14 +19,14 @@ const SELECTORS: Probe[] = [
 ];
 
 /**
- * The gate query: matches exactly when some selector above matches. Selectors whose id, class
- * or name contains "captcha" are left out (the three case-insensitive substring selectors
- * match every element they match): fewer selectors to try on every element of the page.
+ * The gate: some selector above matches exactly when one of these does. Selectors whose id,
+ * class or name contains "captcha" are left out (the three case-insensitive substring
+ * selectors match every element they match). Queried one by one, not as one list: a single
+ * id, class or tag selector takes Chromium's fast paths, and a list makes every element of
+ * the page try every selector (10 ms on a 15,800-element page, against 5 ms one by one).
  */
 const SUBSUMED = /^(?:[a-z]*(?:[#.][\w-]*captcha[\w-]*|\[name='[\w-]*captcha[\w-]*'\]|\[data-sitekey\]\.g-recaptcha))$/i;
-const ALL_SELECTORS = SELECTORS.flatMap((p) => p.selector.split(", "))
-  .filter((s) => !SUBSUMED.test(s))
-  .join(", ");
+const GATE_SELECTORS = SELECTORS.flatMap((p) => p.selector.split(", ")).filter((s) => !SUBSUMED.test(s));
 
 const FRAME_SOURCES: Array<[string, RegExp]> = [
   ["recaptcha", /(?:google\.com|recaptcha\.net)\/recaptcha\//i],
@@ -75,13 +75,16 @@ export function detectCaptcha(doc: Document = document): Captcha {
   const textHits: string[] = [];
   const urlHits: string[] = [];
 
-  // Most pages match none of the selectors: one query over the page for all of them, and the
-  // per-provider queries (each a full scan) only when something matched.
-  let any = true;
-  try {
-    any = doc.querySelector(ALL_SELECTORS) !== null;
-  } catch {
-    any = true;
+  // Most pages match none of the selectors: the gate queries first, and the per-provider
+  // queries (each a full scan) only when something matched.
+  let any = false;
+  for (const sel of GATE_SELECTORS) {
+    try {
+      any = doc.querySelector(sel) !== null;
+    } catch {
+      any = true;
+    }
+    if (any) break;
   }
   for (const p of any ? SELECTORS : []) {
     let el: Element | null = null;
