@@ -66,3 +66,25 @@ it("gives the same snapshot on a second collect(), caches warm", async () => {
   const second = await collectIn(fx.page);
   expect(second.raw_elements).toEqual(first.raw_elements);
 });
+
+it("gives a card text read that stops early the same answer each time, and one per read size", async () => {
+  // A read that stops at its node budget is kept for the collect(): every link of a long list
+  // asks for the list's text, and nearby_text (60 nodes) and context_text (80 nodes) read the
+  // same box here, in both orders (text before a field is read backwards, a checkbox's forwards).
+  const words = Array.from({ length: 34 }, () => "<span>w</span>").join("");
+  const box = (id: string) => `<div id="${id}"><a id="${id}-go" href="#${id}">Go</a>${words}</div>`;
+  await fx.page.setContent(
+    `<ul>${Array.from({ length: 40 }, (_, i) => `<li><a id="l${i}" href="#${i}">Item ${i}</a></li>`).join("")}</ul>` +
+      `<form>${box("b1")}<input id="f1"></form><form><input type="checkbox" id="f2">${box("b2")}</form>`,
+  );
+  const body = await collectIn(fx.page);
+  const all = "Go " + Array.from({ length: 34 }, () => "w").join(" ");
+  for (const n of [1, 2]) {
+    expect(byDomId(body, `b${n}-go`)!.attributes!.context_text, `b${n}`).toBe(all);
+    const near = byDomId(body, `f${n}`)!.attributes!.nearby_text as string;
+    // 60 nodes: the link, its text and 29 of the 34 words (each a span and its text).
+    expect(near, `f${n}`).toBe(all.split(" ").slice(0, 30).join(" "));
+  }
+  // A list too long to be a card: no context_text for any of its links, the first or the last.
+  for (const i of [0, 20, 39]) expect(byDomId(body, `l${i}`)!.attributes!.context_text).toBeUndefined();
+});
