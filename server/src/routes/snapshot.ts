@@ -32,7 +32,10 @@ export function registerSnapshot(router: AppRouter, deps: AppDeps): void {
     reservation.commit();
     const t = outcome.timing;
     const work = t.parse + t.validate + t.refine + t.render;
-    ctx.set("Server-Timing", renderServerTiming(t, { read: ctx.state.bodyReadMs ?? 0, handoff: ran - started - work, charge: performance.now() - ran }));
+    ctx.set(
+      "Server-Timing",
+      renderServerTiming(t, { read: ctx.state.bodyReadMs ?? 0, handoff: ran - started - work - t.onValid, charge: t.onValid + performance.now() - ran }),
+    );
     ctx.type = "application/json";
     ctx.body = renderSnapshotBody(outcome, { timestamp: new Date().toISOString(), credits_remaining: reservation.remaining });
   });

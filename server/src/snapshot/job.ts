@@ -37,6 +37,8 @@ export interface JobTiming {
   refine: number;
   /** JSON.stringify of the response's parts. */
   render: number;
+  /** Spent in the caller's onValid (inline: the credit charge itself; on a worker: a message). */
+  onValid: number;
 }
 
 export type SnapshotOutcome =
@@ -69,11 +71,11 @@ export function runSnapshotJob(job: SnapshotJob, engine: RefineEngine, onValid: 
   const t2 = performance.now();
   onValid();
   try {
-    const t3 = performance.now(); // the charge is not the job's time (inline, it runs in onValid)
+    const t3 = performance.now();
     const refined = engine.refine(req, { cap: job.cap, reranker: engine.reranker });
     const t4 = performance.now();
     const parts = snapshotParts(req, refined);
-    const timing = { parse: t1 - t0, validate: t2 - t1, refine: t4 - t3, render: performance.now() - t4 };
+    const timing = { parse: t1 - t0, validate: t2 - t1, refine: t4 - t3, render: performance.now() - t4, onValid: t3 - t2 };
     return { ok: true, timing, ...parts };
   } catch (err) {
     return { ok: false, stage: "failed", message: describe(err) };

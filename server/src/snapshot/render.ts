@@ -39,9 +39,12 @@ export function renderSnapshotBody(parts: SnapshotParts, live: { timestamp: stri
 export interface RequestTiming {
   /** Reading the body off the socket. */
   read: number;
-  /** Waiting for a worker and the thread hand-offs (0 when the job ran inline). */
+  /** Waiting for a worker and the thread hand-offs (about 0 when the job ran inline). */
   handoff: number;
-  /** Waiting for the credit charge once the job was done (it overlaps refinement on a worker). */
+  /**
+   * The credit charge on the request's path: inline, the charge itself (it runs before
+   * refinement); on a worker, only the wait once the job was done (it overlaps refinement).
+   */
   charge: number;
 }
 

@@ -68,6 +68,17 @@ describe("worker engine", () => {
   });
 });
 
+test("a job's timing keeps the caller's onValid (inline: the credit charge) out of refinement", async () => {
+  const busy = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+  const outcome = await inline.run(job(request), () => busy(50));
+  if (!outcome.ok) throw new Error("expected success");
+  expect(outcome.timing.onValid).toBeGreaterThanOrEqual(50);
+  expect(outcome.timing.refine).toBeLessThan(50);
+});
+
 test("warm() starts the workers before any job (npm start does, so first requests do not wait ~0.3 s)", async () => {
   const engine = workerEngine({ size: 2, setup: { rankModel: null }, logger });
   try {
