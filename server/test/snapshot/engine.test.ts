@@ -39,7 +39,10 @@ describe("worker engine", () => {
     const { timing, ...answer } = w.outcome;
     const { timing: _, ...inlineAnswer } = i.outcome;
     expect(answer).toEqual(inlineAnswer);
-    expect(Object.values(timing).every((ms) => ms >= 0)).toBe(true);
+    // Timed where the work ran (the worker), every stage of it.
+    expect(Object.keys(timing).sort()).toEqual(["onValid", "parse", "refine", "render", "validate"]);
+    expect(timing.parse).toBeGreaterThan(0);
+    expect(timing.refine).toBeGreaterThan(0);
     const body = JSON.parse(renderSnapshotBody(w.outcome, { timestamp: "2026-01-01T00:00:00.000Z", credits_remaining: 7 }));
     expect(SnapshotResponseSchema.safeParse(body).success).toBe(true);
     expect(body).toMatchObject({ status: "success", credits_used: 1, credits_remaining: 7, url: "https://a.example/" });
