@@ -1,9 +1,12 @@
 // The extension in real Chromium: capture, ranking (API and local), read, visual, overlay and
 // hover highlight on the live page, settings and credits against the real server, and what a
-// hostile page cannot do. Screenshots of the side panel go to extension/docs/ for the README.
+// hostile page cannot do. Screenshots of the side panel go to a temp dir, or with
+// SIGHTLINE_UPDATE_DOCS=1 to extension/docs/ for the README (a plain test run leaves the tree clean).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { readFile, writeFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import { DEFAULT_COLOR, DEFAULT_HIGHLIGHT } from "@sightline/shared/overlay";
@@ -13,7 +16,8 @@ import { launchWithExtension, type ExtensionBrowser } from "./harness.js";
 import { near, pixelsAt } from "./pixels.js";
 
 const fixtures = fileURLToPath(new URL("./fixtures/", import.meta.url));
-const docs = fileURLToPath(new URL("../../extension/docs/", import.meta.url));
+const updateDocs = process.env.SIGHTLINE_UPDATE_DOCS === "1";
+const docs = updateDocs ? fileURLToPath(new URL("../../extension/docs/", import.meta.url)) : `${mkdtempSync(join(tmpdir(), "sightline-docs-"))}/`;
 
 let ext: ExtensionBrowser;
 let site: StaticServer;
@@ -36,6 +40,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  if (!updateDocs) rmSync(docs, { recursive: true, force: true });
   await ext?.close();
   await server?.close();
   await site?.close();
