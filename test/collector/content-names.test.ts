@@ -29,6 +29,9 @@ const EXPECTED: Record<string, string> = {
   "c-after-block": "Read more now",
   "c-pseudo-alt": "SearchGo",
   "c-title-child": "TipGo",
+  // In the generated-content set (a :hover rule) but with no content now: adds nothing, and
+  // its block display no space (display is only read around some text).
+  "c-pseudo-unset": "Foobar",
   "c-embedded": "Buy quantity now",
   "c-select": "Size Large",
   "c-title-only": "Home page",

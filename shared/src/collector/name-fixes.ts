@@ -48,10 +48,15 @@ export function pseudoText(content: string): string {
   return strings.map((q) => q.slice(1, -1).replace(/\\(.)/g, "$1")).join("");
 }
 
+const NO_PSEUDO = { text: "", inline: true };
+
 function pseudo(el: Element, which: "::before" | "::after", ctx: NameCtx): { text: string; inline: boolean } {
-  if (!ctx.generated.has(el)) return { text: "", inline: true };
+  if (!ctx.generated.has(el)) return NO_PSEUDO;
   const cs = ctx.style(el, which);
-  return { text: pseudoText(cs.getPropertyValue("content")), inline: cs.getPropertyValue("display") === "inline" };
+  const text = pseudoText(cs.getPropertyValue("content"));
+  // Display only matters around some text (the callers test text first), and each property
+  // read of a pseudo-element's style costs as much as resolving it (5-10 µs): not read for "".
+  return text ? { text, inline: cs.getPropertyValue("display") === "inline" } : NO_PSEUDO;
 }
 
 /** Accname text of a node reached through aria-labelledby or a <label> (simplified 2B–2G). */
