@@ -109,6 +109,11 @@ describe("occlusion", () => {
     // an icon inside the button, or the label of a checkbox, counts as the element itself
     expect(byDomId(body, "free")!.is_occluded).toBe(false);
     expect(byDomId(body, "boxed")!.is_occluded).toBe(false);
+    // a label on top of the field it names (by for=, a form-associated custom element too) is
+    // the field; a label over an element it does not name covers it
+    expect(byDomId(body, "under-label")!.is_occluded).toBe(false);
+    expect(byDomId(body, "custom-field")!.is_occluded).toBe(false);
+    expect(byDomId(body, "link-under-label")!.is_occluded).toBe(true);
     const below = byDomId(body, "below")!;
     expect(below.in_viewport).toBe(false);
     expect(below.is_occluded).toBe(false);

@@ -48,13 +48,24 @@ export function deepElementFromPoint(root: Document, x: number, y: number): Elem
   return hit;
 }
 
-/** The hit counts as the element itself: the element, its descendant, its ancestor, or its label. */
-function isSelf(el: Element, hit: Element | null): boolean {
+/**
+ * Elements a <label> can name (its `control` is always one of these): the labelable HTML
+ * elements, and custom elements (which may be form-associated).
+ */
+const LABELABLE_TAGS = new Set(["button", "input", "meter", "output", "progress", "select", "textarea"]);
+const mayHaveLabel = (el: Element): boolean => LABELABLE_TAGS.has(el.localName) || el.localName.includes("-");
+
+/**
+ * The hit counts as the element itself: the element, its descendant, its ancestor, or its
+ * label. `labelled` is mayHaveLabel(el): no label names any other element, so for those the
+ * label test is not made at every ancestor of every hit.
+ */
+function isSelf(el: Element, hit: Element | null, labelled: boolean): boolean {
   if (!hit) return false;
   if (hit === el) return true;
   for (let n: Element | null = hit, i = 0; n && i < 64; n = composedParent(n), i++) {
     if (n === el) return true;
-    if (n.localName === "label" && (n as HTMLLabelElement).control === el) return true;
+    if (labelled && n.localName === "label" && (n as HTMLLabelElement).control === el) return true;
   }
   // An ancestor on top means nothing else covers the element there (pointer-events:none
   // children, transparent icons): not occluded.
@@ -64,7 +75,9 @@ function isSelf(el: Element, hit: Element | null): boolean {
   return false;
 }
 
-function hitsSelf(el: Element, frame: HitFrame, x: number, y: number, cache: HitCache): boolean {
+function hitsSelf(el: Element, frame: HitFrame, x: number, y: number, cache: HitCache, labelled: boolean): boolean {
+  // The top document (most elements): one hit, no frame chain to build.
+  if (!frame.parent) return isSelf(el, cachedHit(cache, frame.doc, x, y), labelled);
   const chain: HitFrame[] = [];
   for (let f: HitFrame | null = frame; f; f = f.parent) chain.unshift(f);
   for (let i = 0; i < chain.length; i++) {
@@ -72,7 +85,7 @@ function hitsSelf(el: Element, frame: HitFrame, x: number, y: number, cache: Hit
     const hit = cachedHit(cache, f.doc, x - f.offX, y - f.offY);
     if (i < chain.length - 1) {
       if (hit !== chain[i + 1].frameEl) return false;
-    } else return isSelf(el, hit);
+    } else return isSelf(el, hit, labelled);
   }
   return false;
 }
@@ -92,7 +105,8 @@ export function isOccluded(
   const inView = (x: number, y: number) => x >= 0 && y >= 0 && x < vw && y < vh;
   const cx = rect.x + rect.width / 2;
   const cy = rect.y + rect.height / 2;
-  if (inView(cx, cy) && hitsSelf(el, frame, cx, cy, cache)) return false;
+  const labelled = mayHaveLabel(el);
+  if (inView(cx, cy) && hitsSelf(el, frame, cx, cy, cache, labelled)) return false;
   const points: Array<[number, number]> = [];
   for (const [fx, fy] of INSETS) {
     const x = rect.x + rect.width * fx;
@@ -105,7 +119,7 @@ export function isOccluded(
   const need = Math.min(2, points.length);
   let self = 0;
   for (let i = 0; i < points.length; i++) {
-    if (hitsSelf(el, frame, points[i][0], points[i][1], cache)) self++;
+    if (hitsSelf(el, frame, points[i][0], points[i][1], cache, labelled)) self++;
     if (self >= need) return false;
     if (self + (points.length - i - 1) < need) return true;
   }
