@@ -5,7 +5,8 @@
 import type { Intent } from "./intent.js";
 import type { Candidate } from "./features.js";
 import { isEntry, parseDuration, parseNumber, parsePrice } from "./features.js";
-import { normalize, stem, synonymStems, tokens } from "./text.js";
+import { GoalLexicon, VERB_WORD } from "./lexicon.js";
+import { memoize, normalize, stem, tokens } from "./text.js";
 
 export const CONTEXT_FEATURES = [
   // The card features count only for look-alikes (another candidate of the same role has the same
@@ -33,11 +34,13 @@ const CLICKISH = new Set(["button", "link", "tab", "menuitem", "option", "checkb
 const clickable = (e: Candidate["element"]): boolean => !!e.visual_cues?.is_clickable || e.role === "button" || e.role === "link";
 
 const ASCII = /^[\x00-\x7f]*$/;
-/** Lower-cased letters/digits runs joined by single spaces. */
-function words(s: string): string {
+/** Lower-cased letters/digits runs joined by single spaces. Memoized: labels repeat across candidates and requests. */
+const words = memoize((s: string): string => {
   const t = normalize(s);
   return (ASCII.test(t) ? t.replace(/[^a-z0-9]+/g, " ") : t.replace(/[^\p{L}\p{N}]+/gu, " ")).trim();
-}
+});
+/** A label with its digits, prices and separators masked: "Book 2" and "Book 3" look alike. */
+const maskDigits = memoize((s: string): string => normalize(s).replace(/[\d.,$€£¥]+/g, "#"));
 
 /**
  * Candidate centres sorted by y, so "which centres fall inside this box" is a binary search and
@@ -97,13 +100,12 @@ function containsPhrase(hay: string, needle: string): boolean {
  * Fills CONTEXT_FEATURES into `rows` from column `col0` on. `lex` is each candidate's lexical
  * evidence (goal.ts), `entries` whether it accepts typing.
  */
-export function computeContextFeatures(intent: Intent, cands: Candidate[], rows: Float64Array[], col0: number, lex: readonly number[]): void {
+export function computeContextFeatures(intent: Intent, cands: Candidate[], rows: Float64Array[], col0: number, lex: readonly number[], lexicon: GoalLexicon = new GoalLexicon(intent)): void {
   const n = cands.length;
   const [COV, NUM, SUP, SUBMIT, AREA, UNIQUE, HEADER, SITE, NOVAL, INGOAL, VERB, CONTAINER] = CONTEXT_FEATURES.map((_, i) => col0 + i);
   // A value to enter: a date, number or quoted text, or a capitalised name after the first word
   // ("I'm leaving from Paris").
   const valueLike = intent.hasValue || /\s(?!I\b|I')\p{Lu}\p{Ll}/u.test(intent.raw);
-  const verbStems = intent.verbStem ? [intent.verbStem, ...synonymStems(intent.verbStem)] : [];
   // Page chrome: the top band of the page, at most 80 px and a tenth of the page's extent (a
   // small widget's content also starts near the top).
   let extent = 1;
@@ -111,9 +113,17 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
   const band = Math.min(80, extent / 10);
   // Look-alikes: same role and the same label once digits are dropped. Only controls one clicks
   // can be look-alikes (the card features below are for them alone).
-  const shape = cands.map((c) => (clickable(c.element) ? `${c.element.role}|${normalize(c.element.text || c.element.name || "").replace(/[\d.,$€£¥]+/g, "#")}` : ""));
-  const shapeCount = new Map<string, number>();
-  for (const k of shape) if (k) shapeCount.set(k, (shapeCount.get(k) ?? 0) + 1);
+  // Counted per role, then per masked label (no key string built per candidate).
+  const shape: (string | null)[] = cands.map((c) => (clickable(c.element) ? maskDigits(c.element.text || c.element.name || "") : null));
+  const shapeCount = new Map<string, Map<string, number>>();
+  for (let i = 0; i < n; i++) {
+    const label = shape[i];
+    if (label === null) continue;
+    const role = cands[i].element.role;
+    let byLabel = shapeCount.get(role);
+    if (!byLabel) shapeCount.set(role, (byLabel = new Map()));
+    byLabel.set(label, (byLabel.get(label) ?? 0) + 1);
+  }
   const goalStems = intent.words.map((w) => w.stem);
   const goalNorm = ` ${words(intent.raw)} `;
   let bestLex = 0;
@@ -136,7 +146,8 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
     const ctx = str(a.context_text);
     const entry = isEntry(e);
     const own = e.text || e.name || str(a.aria_label) || str(a.placeholder) || str(a.title);
-    const lookalike = shape[i] !== "" && (shapeCount.get(shape[i]) ?? 0) > 1;
+    const label = shape[i];
+    const lookalike = label !== null && (shapeCount.get(e.role)?.get(label) ?? 0) > 1;
     if (ctx && lookalike) {
       const ctxToks = tokens(ctx);
       if (goalStems.length) {
@@ -151,7 +162,8 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
       const v = parse(`${e.text} ${e.nearby_text ?? ""}`) ?? (ctx ? parse(ctx) : null);
       if (v !== null && Number.isFinite(v)) supValues.push([i, v]);
     }
-    r[SUBMIT] = str(a.type_).toLowerCase() === "submit" && !entry ? 1 : 0;
+    const type = str(a.type_);
+    r[SUBMIT] = type.length === 6 && type.toLowerCase() === "submit" && !entry ? 1 : 0;
     const area = e.bbox.width * e.bbox.height;
     r[AREA] = lex[i] > 0 && maxArea > 0 ? area / maxArea : 0;
     r[UNIQUE] = bestLex > 0 && lex[i] >= bestLex - 1e-9 ? 1 / tied : 0;
@@ -171,9 +183,7 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
       const ownNorm = words(own);
       r[INGOAL] = ownNorm && containsPhrase(goalNorm, ownNorm) ? 1 : 0;
     }
-    if (verbStems.length) {
-      for (const t of tokens(own)) if (verbStems.includes(stem(t))) r[VERB] = 1;
-    }
+    if (intent.verbStem && lexicon.flags(tokens(own)) & VERB_WORD) r[VERB] = 1;
     // Only static elements that carry some of the goal's words are checked (few per page).
     if (lex[i] > 0 && !entry && !clickable(e)) r[CONTAINER] = holds(i, cands, (centres ??= centresOf(cands)), 3) / 3;
   }

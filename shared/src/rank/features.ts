@@ -2,7 +2,8 @@
 // reranker reads the same vector plus the heuristic's own score and rank.
 import type { RawElement, RefinedElement } from "../contract/index.js";
 import type { Intent } from "./intent.js";
-import { normalize, squash, stem, tokens } from "./text.js";
+import { DATE_WORD, EXACT, GoalLexicon, STEM, SYNONYM } from "./lexicon.js";
+import { normalize, squash, tokens } from "./text.js";
 
 export interface Candidate {
   element: RefinedElement;
@@ -50,64 +51,86 @@ const ENTRY_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "
 const CLICK_ROLES = new Set(["button", "link", "tab", "menuitem", "option", "checkbox", "radio", "switch", "listitem", "img", "treeitem", "gridcell", "cell"]);
 const CHECK_ROLES = new Set(["checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio"]);
 const SELECT_ROLES = new Set(["combobox", "listbox", "option", "radio", "menuitem", "tab", "menuitemradio"]);
-const DATE_STEMS = new Set(["date", "day", "depart", "return", "arriv", "checkin", "checkout", "birth", "dob", "when", "calendar", "travel", "start", "end"].map(stem));
 const CLOSE_GLYPHS = /^[×✕✖✗xX]$/;
 
 const str = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
 
-interface Fields {
-  primaryText: string; // squashed text/name
-  primaryToks: string[];
-  primaryStems: string[];
-  nearby: string;
-  nearbyToks: readonly string[];
-  nearbyStems: string[];
-  attrToks: string[];
-  attrStems: string[];
-  idRaw: string;
-  ownWords: readonly string[];
-}
+/**
+ * One candidate's words, read once: its own text and labels (primary), the label next to it
+ * (nearby) and its href/name/id (attr), each folded through the request's lexicon into the best
+ * match level per goal word and the OR of the words' flags. One Fields serves a whole request
+ * (`read` refills it), so nothing is allocated per candidate.
+ */
+class Fields {
+  primaryText = ""; // squashed text/name
+  /** Token lists of the distinct primary parts (text, name, aria-label, placeholder, value, title, alt). */
+  readonly partToks: (readonly string[])[] = [];
+  primaryCount = 0;
+  readonly primary: Int32Array;
+  primaryFlags = 0;
+  nearby = "";
+  readonly near: Int32Array;
+  nearbyFlags = 0;
+  readonly attr: Int32Array;
+  attrFlags = 0;
+  ownWords: readonly string[] = [];
+  private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", ""];
 
-function pushAll(to: string[], from: readonly string[]): void {
-  for (let i = 0; i < from.length; i++) to.push(from[i]);
-}
-
-function fieldsOf(c: Candidate): Fields {
-  const e = c.element;
-  const a = c.raw.attributes ?? {};
-  const value = e.value_redacted ? "" : str(e.value ?? a.value);
-  const parts = [e.text, e.name, str(a.aria_label), str(a.placeholder), value, str(a.title), str(a.alt)];
-  const primaryText = squash(e.text || e.name || str(a.aria_label) || str(a.title) || value);
-  // text, name and aria-label are often the same string: tokenize each distinct one once.
-  // (Plain loops: a Set, a spread and flatMap per candidate were a quarter of this function.)
-  const primaryList: string[] = [];
-  for (let k = 0; k < parts.length; k++) {
-    const p = parts[k];
-    if (p && parts.indexOf(p) === k) pushAll(primaryList, tokens(p));
+  constructor(private readonly lex: GoalLexicon) {
+    this.primary = new Int32Array(lex.width);
+    this.near = new Int32Array(lex.width);
+    this.attr = new Int32Array(lex.width);
   }
-  if (CLOSE_GLYPHS.test(primaryText)) primaryList.push("close", "x");
-  const ownWords = tokens(e.text || e.name || str(a.aria_label) || str(a.placeholder) || str(a.title) || str(a.alt));
-  const nearby = squash(e.nearby_text ?? str(a.nearby_text));
-  const nearbyList = tokens(nearby);
-  const idRaw = str(a.id);
-  const attrList: string[] = [];
-  pushAll(attrList, tokens(e.href ?? str(a.href)));
-  pushAll(attrList, tokens(str(a.name)));
-  pushAll(attrList, tokens(idRaw));
-  return {
-    primaryText,
-    // Arrays, not Sets: a handful of tokens per field, and building Sets was the main cost.
-    primaryToks: primaryList,
-    primaryStems: primaryList.map(stem),
-    nearby,
-    nearbyToks: nearbyList,
-    nearbyStems: nearbyList.map(stem),
-    attrToks: attrList,
-    attrStems: attrList.map(stem),
-    idRaw: idRaw.replace(/\s+/g, "").toLowerCase(),
-    ownWords,
-  };
+
+  read(c: Candidate): void {
+    const e = c.element;
+    const a = c.raw.attributes ?? {};
+    const lex = this.lex;
+    const value = e.value_redacted ? "" : str(e.value ?? a.value);
+    const ariaLabel = str(a.aria_label), placeholder = str(a.placeholder), title = str(a.title), alt = str(a.alt);
+    const parts = this.parts;
+    parts[0] = e.text;
+    parts[1] = e.name;
+    parts[2] = ariaLabel;
+    parts[3] = placeholder;
+    parts[4] = value;
+    parts[5] = title;
+    parts[6] = alt;
+    this.primaryText = squash(e.text || e.name || ariaLabel || title || value);
+    // text, name and aria-label are often the same string: each distinct one is read once.
+    this.primary.fill(0);
+    this.partToks.length = 0;
+    this.primaryCount = 0;
+    let flags = 0;
+    for (let k = 0; k < 7; k++) {
+      const p = parts[k];
+      if (!p || parts.indexOf(p) !== k) continue;
+      const toks = tokens(p);
+      this.partToks.push(toks);
+      this.primaryCount += toks.length;
+      flags |= lex.fold(toks, this.primary);
+    }
+    if (this.primaryText.length === 1 && CLOSE_GLYPHS.test(this.primaryText)) {
+      this.partToks.push(CLOSE_WORDS);
+      this.primaryCount += CLOSE_WORDS.length;
+      flags |= lex.fold(CLOSE_WORDS, this.primary);
+    }
+    this.primaryFlags = flags;
+    this.ownWords = tokens(e.text || e.name || ariaLabel || placeholder || title || alt);
+    this.nearby = squash(e.nearby_text ?? str(a.nearby_text));
+    this.near.fill(0);
+    this.nearbyFlags = lex.fold(tokens(this.nearby), this.near);
+    this.attr.fill(0);
+    this.attrFlags = lex.fold(tokens(e.href ?? str(a.href)), this.attr) | lex.fold(tokens(str(a.name)), this.attr) | lex.fold(tokens(str(a.id)), this.attr);
+  }
+
+  /** Whether one of the primary words is `word`. */
+  primaryHas(word: string): boolean {
+    for (const toks of this.partToks) if (toks.includes(word)) return true;
+    return false;
+  }
 }
+const CLOSE_WORDS: readonly string[] = Object.freeze(["close", "x"]);
 
 function containsWords(hay: string, needle: string): boolean {
   if (!needle || !hay) return false;
@@ -199,12 +222,11 @@ export interface PageFeatures {
 const IDX = Object.fromEntries(BASE_FEATURES.map((f, i) => [f, i])) as Record<BaseFeature, number>;
 
 /** One row per candidate, BASE_FEATURES in the first columns; `width` leaves room for more. */
-export function computeFeatures(intent: Intent, cands: Candidate[], width: number = BASE_FEATURES.length): Float64Array[] {
+export function computeFeatures(intent: Intent, cands: Candidate[], width: number = BASE_FEATURES.length, lex: GoalLexicon = new GoalLexicon(intent)): Float64Array[] {
   const n = cands.length;
   const F = Math.max(width, BASE_FEATURES.length);
   const idx = IDX;
-  const goalStems = new Set(intent.words.flatMap((w) => [w.stem, ...w.syn]));
-  const fields = cands.map(fieldsOf);
+  const f = new Fields(lex);
   // One buffer, one view per row: a Float64Array of its own per candidate is a separate
   // off-heap allocation (8 ms for 10,000 rows, and more for the GC to sweep), a view is not.
   const all = new Float64Array(n * F);
@@ -219,10 +241,10 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
 
   for (let i = 0; i < n; i++) {
     const e = cands[i].element;
-    const f = fields[i];
+    f.read(cands[i]);
     const r = rows[i];
     for (const q of intent.quoted) {
-      if (f.primaryText === q || (f.primaryToks.length > 0 && squash(cands[i].raw.attributes?.aria_label as string) === q)) r[idx.quoted_exact] = 1;
+      if (f.primaryText === q || (f.primaryCount > 0 && squash(cands[i].raw.attributes?.aria_label as string) === q)) r[idx.quoted_exact] = 1;
       else if (containsWords(f.primaryText, q)) r[idx.quoted_contains] = Math.max(r[idx.quoted_contains], 1);
       else if (containsWords(f.nearby, q)) r[idx.quoted_nearby] = 1;
       if ((r[idx.quoted_exact] || r[idx.quoted_contains]) && (e.visual_cues?.is_clickable || isEntry(e))) quoteFound = true;
@@ -233,42 +255,38 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
     }
     if (intent.labelWords.length) {
       let hit = 0;
-      for (const w of intent.labelWords) if (f.primaryToks.includes(w) || f.nearbyToks.includes(w)) hit++;
+      const either = f.primaryFlags | f.nearbyFlags;
+      for (let k = 0; k < intent.labelWords.length; k++) if (either & GoalLexicon.labelFlag(k)) hit++;
       r[idx.label_word] = hit / intent.labelWords.length;
     }
     if (nWords > 0) {
       let ex = 0, st = 0, sy = 0, nb = 0, at = 0;
-      for (const w of intent.words) {
-        let inPrimary = true;
-        if (f.primaryToks.includes(w.word)) ex++;
-        else if (f.primaryStems.includes(w.stem)) st++;
-        else if (w.syn.some((s) => f.primaryStems.includes(s))) sy++;
-        else inPrimary = false;
-        if (f.nearbyToks.includes(w.word) || f.nearbyStems.includes(w.stem)) nb++;
-        else if (w.syn.some((s) => f.nearbyStems.includes(s))) nb += 0.5;
+      for (let k = 0; k < nWords; k++) {
+        const p = f.primary[k];
+        if (p === EXACT) ex++;
+        else if (p === STEM) st++;
+        else if (p === SYNONYM) sy++;
+        if (f.near[k] >= STEM) nb++;
+        else if (f.near[k] === SYNONYM) nb += 0.5;
         // Attributes (href, name, id) only count for words the visible text does not already carry.
-        if (inPrimary) continue;
-        if (f.attrToks.includes(w.word) || f.attrStems.includes(w.stem)) at++;
-        else if (w.syn.some((s) => f.attrStems.includes(s))) at += 0.5;
+        if (p !== 0) continue;
+        if (f.attr[k] >= STEM) at++;
+        else if (f.attr[k] === SYNONYM) at += 0.5;
       }
       r[idx.cov_exact] = ex / nWords;
       r[idx.cov_stem] = st / nWords;
       r[idx.cov_syn] = sy / nWords;
       r[idx.cov_nearby] = nb / nWords;
       r[idx.cov_attr] = at / nWords;
-      if (f.ownWords.length > 0) {
-        let hit = 0;
-        for (const w of f.ownWords) if (goalStems.has(stem(w))) hit++;
-        r[idx.precision] = hit / f.ownWords.length;
-      }
+      if (f.ownWords.length > 0) r[idx.precision] = lex.countInGoal(f.ownWords) / f.ownWords.length;
     }
     for (const num of intent.numbers) {
-      if (f.primaryToks.includes(num) || f.primaryText === num || containsWords(f.primaryText, num)) r[idx.number_match] = 1;
+      if (f.primaryHas(num) || f.primaryText === num || containsWords(f.primaryText, num)) r[idx.number_match] = 1;
       else if (containsWords(f.nearby, num) && r[idx.number_match] < 0.5) r[idx.number_match] = 0.5;
     }
     if (intent.tuples.length) {
       const a = cands[i].raw.attributes ?? {};
-      const hay = [f.idRaw, e.text, e.name ?? "", str(a.aria_label), str(a.title)].map((h) => normalize(h).replace(/\s+/g, ""));
+      const hay = [str(a.id).replace(/\s+/g, "").toLowerCase(), e.text, e.name ?? "", str(a.aria_label), str(a.title)].map((h) => normalize(h).replace(/\s+/g, ""));
       const near = f.nearby.replace(/\s+/g, "");
       for (const t of intent.tuples) {
         if (hay.includes(t)) r[idx.tuple_match] = 1;
@@ -280,8 +298,7 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
     r[idx.verb_agree] = verbAgreement(intent, e, entry);
     r[idx.role_hint] = intent.roleHints.has(e.role) ? 1 : 0;
     if (intent.hasDate && entry) {
-      let dateish = e.input_type === "date";
-      for (const set of [f.nearbyStems, f.attrStems, f.primaryStems]) for (const s of set) if (DATE_STEMS.has(s)) dateish = true;
+      const dateish = e.input_type === "date" || ((f.nearbyFlags | f.attrFlags | f.primaryFlags) & DATE_WORD) !== 0;
       r[idx.date_field] = dateish ? 1 : 0;
     }
     r[idx.nearby_control] = entry || CHECK_ROLES.has(e.role) ? r[idx.cov_nearby] : 0;

@@ -6,6 +6,7 @@ import { computeContextFeatures } from "./context.js";
 import { BASE_FEATURES, computeFeatures } from "./features.js";
 import { heuristicScore } from "./heuristic.js";
 import { parseIntent, type Intent } from "./intent.js";
+import { GoalLexicon } from "./lexicon.js";
 import { ALL_FEATURES, HEURISTIC_FEATURES, type Reranker } from "./reranker.js";
 
 export interface GoalCandidate {
@@ -50,8 +51,9 @@ export interface RankFeatures {
  */
 export function rankFeatures(goal: string, candidates: GoalCandidate[], forModel = true): RankFeatures {
   const intent = parseIntent(goal);
+  const lexicon = new GoalLexicon(intent);
   // Full-width rows from the start: the heuristic and context columns are filled in place.
-  const rows = computeFeatures(intent, candidates, ALL_FEATURES.length);
+  const rows = computeFeatures(intent, candidates, ALL_FEATURES.length, lexicon);
   const n = candidates.length;
   const heuristic = new Float64Array(n);
   for (let i = 0; i < n; i++) heuristic[i] = heuristicScore(rows[i]);
@@ -77,7 +79,7 @@ export function rankFeatures(goal: string, candidates: GoalCandidate[], forModel
     seenRole.add(role);
   });
   byImportance.forEach((ci, rank) => (rows[ci][B + 5] = 1 / (1 + rank)));
-  if (forModel) computeContextFeatures(intent, candidates, rows, B + HEURISTIC_FEATURES.length, lex);
+  if (forModel) computeContextFeatures(intent, candidates, rows, B + HEURISTIC_FEATURES.length, lex, lexicon);
   return { intent, rows, heuristic, heuristicOrder };
 }
 

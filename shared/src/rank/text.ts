@@ -21,7 +21,7 @@ const NO_TOKENS: readonly string[] = Object.freeze([]);
  * cache starts over), and only strings of up to 512 characters: labels and words are short, and
  * a long text kept would hold a piece of some request body in memory after its request.
  */
-function memoize<T>(fn: (s: string) => T): (s: string) => T {
+export function memoize<T>(fn: (s: string) => T): (s: string) => T {
   const cache = new Map<string, T>();
   return (s) => {
     let v = cache.get(s);
