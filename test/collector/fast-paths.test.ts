@@ -46,6 +46,8 @@ it("finds hover-only pointers and generated text from the style rules, past an i
   expect(byDomId(body, "r-tile")!.attributes!.cursor_on_hover).toBe("pointer");
   expect(byDomId(body, "r-plain")).toBeUndefined();
   expect(byDomId(body, "r-close")!.attributes!.accessible_name).toBe("Close");
+  expect(byDomId(body, "r-dup")!.attributes!.accessible_name).toBe("Menu");
+  expect(byDomId(body, "r-deep")!.attributes!.accessible_name).toBe("Next");
 });
 
 it("reads text the same whichever element is read first", async () => {
