@@ -32,6 +32,9 @@ const EXPECTED: Record<string, string> = {
   // In the generated-content set (a :hover rule) but with no content now: adds nothing, and
   // its block display no space (display is only read around some text).
   "c-pseudo-unset": "Foobar",
+  // Generated content from selector lists with commas inside :is() and an attribute value.
+  "c-is-before": "Close",
+  "c-attr-after": "TabClose",
   "c-embedded": "Buy quantity now",
   "c-select": "Size Large",
   "c-title-only": "Home page",

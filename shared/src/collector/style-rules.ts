@@ -17,6 +17,36 @@ export function emptyRuleSets(): RuleSets {
   return { hoverPointer: new Set(), generatedContent: new Set() };
 }
 
+/**
+ * The selectors of a selector list: split on its top-level commas only, so the commas inside
+ * `:is(a, b)`, `:not(a, b)`, `[title="a,b"]` or an escaped comma stay in their selector.
+ */
+export function splitSelectorList(list: string): string[] {
+  const out: string[] = [];
+  let depth = 0;
+  let quote = "";
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === "\\") {
+      i++; // the escaped character, whatever it is
+    } else if (quote) {
+      if (c === quote) quote = "";
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === "(" || c === "[") {
+      depth++;
+    } else if (c === ")" || c === "]") {
+      depth = Math.max(0, depth - 1);
+    } else if (c === "," && depth === 0) {
+      out.push(list.slice(start, i));
+      start = i + 1;
+    }
+  }
+  out.push(list.slice(start));
+  return out;
+}
+
 function selectorsOf(sheets: Iterable<CSSStyleSheet>): { hover: string[]; pseudo: string[] } {
   const hover: string[] = [];
   const pseudo: string[] = [];
@@ -36,14 +66,14 @@ function selectorsOf(sheets: Iterable<CSSStyleSheet>): { hover: string[]; pseudo
           const hasHover = sel.includes(":hover");
           const hasPseudo = sel.includes(":before") || sel.includes(":after");
           if (hasHover && !hasPseudo && pointer && hover.length < MAX_SELECTORS) {
-            for (const part of sel.split(",")) {
+            for (const part of splitSelectorList(sel)) {
               if (!part.includes(":hover")) continue;
               const stripped = part.replace(/:hover\b/g, "").trim();
               if (stripped) hover.push(stripped);
             }
           }
           if (hasPseudo && generated && pseudo.length < MAX_SELECTORS) {
-            for (const part of sel.split(",")) {
+            for (const part of splitSelectorList(sel)) {
               if (!/:(?::)?(?:before|after)\b/.test(part)) continue;
               const stripped = part.replace(/::?(?:before|after)\b/g, "").replace(/:hover\b|:focus(?:-visible|-within)?\b|:active\b/g, "").trim();
               if (stripped) pseudo.push(stripped);
