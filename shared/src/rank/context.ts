@@ -98,9 +98,11 @@ function containsPhrase(hay: string, needle: string): boolean {
 
 /**
  * Fills CONTEXT_FEATURES into `rows` from column `col0` on. `lex` is each candidate's lexical
- * evidence (goal.ts), `entries` whether it accepts typing.
+ * evidence (goal.ts); `lexicon` the request's word table (built from this intent), when shared
+ * with computeFeatures.
  */
 export function computeContextFeatures(intent: Intent, cands: Candidate[], rows: Float64Array[], col0: number, lex: readonly number[], lexicon: GoalLexicon = new GoalLexicon(intent)): void {
+  if (lexicon.intent !== intent) throw new Error("computeContextFeatures: the lexicon was built for another intent");
   const n = cands.length;
   const [COV, NUM, SUP, SUBMIT, AREA, UNIQUE, HEADER, SITE, NOVAL, INGOAL, VERB, CONTAINER] = CONTEXT_FEATURES.map((_, i) => col0 + i);
   // A value to enter: a date, number or quoted text, or a capitalised name after the first word
@@ -163,6 +165,7 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
       if (v !== null && Number.isFinite(v)) supValues.push([i, v]);
     }
     const type = str(a.type_);
+    // (The length test only skips toLowerCase: nothing but a 6-letter string lowercases to "submit".)
     r[SUBMIT] = type.length === 6 && type.toLowerCase() === "submit" && !entry ? 1 : 0;
     const area = e.bbox.width * e.bbox.height;
     r[AREA] = lex[i] > 0 && maxArea > 0 ? area / maxArea : 0;
@@ -183,7 +186,7 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
       const ownNorm = words(own);
       r[INGOAL] = ownNorm && containsPhrase(goalNorm, ownNorm) ? 1 : 0;
     }
-    if (intent.verbStem && lexicon.flags(tokens(own)) & VERB_WORD) r[VERB] = 1;
+    if (intent.verbStem && (lexicon.flags(tokens(own)) & VERB_WORD) !== 0) r[VERB] = 1;
     // Only static elements that carry some of the goal's words are checked (few per page).
     if (lex[i] > 0 && !entry && !clickable(e)) r[CONTAINER] = holds(i, cands, (centres ??= centresOf(cands)), 3) / 3;
   }

@@ -59,7 +59,7 @@ const str = (v: unknown): string => (typeof v === "string" ? v : typeof v === "n
  * One candidate's words, read once: its own text and labels (primary), the label next to it
  * (nearby) and its href/name/id (attr), each folded through the request's lexicon into the best
  * match level per goal word and the OR of the words' flags. One Fields serves a whole request
- * (`read` refills it), so nothing is allocated per candidate.
+ * (`read` refills every field), so no token or stem arrays are built per candidate.
  */
 class Fields {
   primaryText = ""; // squashed text/name
@@ -76,16 +76,16 @@ class Fields {
   ownWords: readonly string[] = [];
   private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", ""];
 
-  constructor(private readonly lex: GoalLexicon) {
-    this.primary = new Int32Array(lex.width);
-    this.near = new Int32Array(lex.width);
-    this.attr = new Int32Array(lex.width);
+  constructor(private readonly lexicon: GoalLexicon) {
+    this.primary = new Int32Array(lexicon.width);
+    this.near = new Int32Array(lexicon.width);
+    this.attr = new Int32Array(lexicon.width);
   }
 
   read(c: Candidate): void {
     const e = c.element;
     const a = c.raw.attributes ?? {};
-    const lex = this.lex;
+    const lex = this.lexicon;
     const value = e.value_redacted ? "" : str(e.value ?? a.value);
     const ariaLabel = str(a.aria_label), placeholder = str(a.placeholder), title = str(a.title), alt = str(a.alt);
     const parts = this.parts;
@@ -222,11 +222,13 @@ export interface PageFeatures {
 const IDX = Object.fromEntries(BASE_FEATURES.map((f, i) => [f, i])) as Record<BaseFeature, number>;
 
 /** One row per candidate, BASE_FEATURES in the first columns; `width` leaves room for more. */
-export function computeFeatures(intent: Intent, cands: Candidate[], width: number = BASE_FEATURES.length, lex: GoalLexicon = new GoalLexicon(intent)): Float64Array[] {
+/** `lexicon`: the request's (built from this intent), when the caller shares it with the context features. */
+export function computeFeatures(intent: Intent, cands: Candidate[], width: number = BASE_FEATURES.length, lexicon: GoalLexicon = new GoalLexicon(intent)): Float64Array[] {
+  if (lexicon.intent !== intent) throw new Error("computeFeatures: the lexicon was built for another intent");
   const n = cands.length;
   const F = Math.max(width, BASE_FEATURES.length);
   const idx = IDX;
-  const f = new Fields(lex);
+  const f = new Fields(lexicon);
   // One buffer, one view per row: a Float64Array of its own per candidate is a separate
   // off-heap allocation (8 ms for 10,000 rows, and more for the GC to sweep), a view is not.
   const all = new Float64Array(n * F);
@@ -278,7 +280,7 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
       r[idx.cov_syn] = sy / nWords;
       r[idx.cov_nearby] = nb / nWords;
       r[idx.cov_attr] = at / nWords;
-      if (f.ownWords.length > 0) r[idx.precision] = lex.countInGoal(f.ownWords) / f.ownWords.length;
+      if (f.ownWords.length > 0) r[idx.precision] = lexicon.countInGoal(f.ownWords) / f.ownWords.length;
     }
     for (const num of intent.numbers) {
       if (f.primaryHas(num) || f.primaryText === num || containsWords(f.primaryText, num)) r[idx.number_match] = 1;

@@ -95,7 +95,16 @@ const SUPERLATIVES: [RegExp, Superlative][] = [
   [/\b(largest|biggest|highest|most)\b/, { kind: "max", of: "number" }],
 ];
 
-export function parseIntent(goal: string): Intent {
+/**
+ * Only the start of a goal is read, and only its first distinct object words are matched: a
+ * goal is a sentence, and an unbounded one (the body limit allows megabytes) would make every
+ * candidate's matching, and the per-request word table, grow with it.
+ */
+export const MAX_GOAL_CHARS = 1000;
+export const MAX_GOAL_WORDS = 64;
+
+export function parseIntent(fullGoal: string): Intent {
+  const goal = fullGoal.length > MAX_GOAL_CHARS ? fullGoal.slice(0, MAX_GOAL_CHARS) : fullGoal;
   const norm = normalize(goal);
   const quoted: string[] = [];
   const quotedRaw: string[] = [];
@@ -153,7 +162,7 @@ export function parseIntent(goal: string): Intent {
       continue;
     }
     if (STOPWORDS.has(t)) continue;
-    if (seen.has(t)) continue;
+    if (seen.has(t) || words.length >= MAX_GOAL_WORDS) continue;
     seen.add(t);
     words.push({ word: t, stem: stem(t), syn: synonymStems(t) });
   }

@@ -27,7 +27,9 @@ export class GoalLexicon {
   private readonly goalStems: Set<string>;
   private readonly verbStems: string[];
 
-  constructor(private readonly intent: Intent) {
+  constructor(readonly intent: Intent) {
+    // Label words are bits 3..30 of the flags (there are two today: "from", "to").
+    if (intent.labelWords.length > 31 - LABEL_SHIFT) throw new Error("GoalLexicon: too many label words for the flag bits");
     this.width = intent.words.length;
     this.stride = this.width + 1;
     this.goalStems = new Set(intent.words.flatMap((w) => [w.stem, ...w.syn]));
@@ -40,7 +42,9 @@ export class GoalLexicon {
     if (known !== undefined) return known;
     const at = this.at.size * this.stride;
     if (at + this.stride > this.table.length) {
-      const bigger = new Int32Array(this.table.length * 2);
+      let size = this.table.length * 2;
+      while (at + this.stride > size) size *= 2;
+      const bigger = new Int32Array(size);
       bigger.set(this.table);
       this.table = bigger;
     }
@@ -55,7 +59,7 @@ export class GoalLexicon {
     if (DATE_STEMS.has(s)) flags |= DATE_WORD;
     if (this.verbStems.includes(s)) flags |= VERB_WORD;
     const labels = this.intent.labelWords;
-    for (let k = 0; k < labels.length && LABEL_SHIFT + k < 31; k++) if (word === labels[k]) flags |= 1 << (LABEL_SHIFT + k);
+    for (let k = 0; k < labels.length; k++) if (word === labels[k]) flags |= GoalLexicon.labelFlag(k);
     this.table[at + this.width] = flags;
     this.at.set(word, at);
     return at;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseIntent } from "@sightline/shared/rank";
+import { BASE_FEATURES, computeFeatures, parseIntent, rankByGoal, type Intent } from "@sightline/shared/rank";
+import { MAX_GOAL_CHARS, MAX_GOAL_WORDS } from "../../src/rank/intent.js";
+import { cand } from "./make.js";
 import { DATE_WORD, EXACT, GoalLexicon, IN_GOAL, STEM, SYNONYM, VERB_WORD } from "../../src/rank/lexicon.js";
 
 const levels = (lex: GoalLexicon, words: string[]) => {
@@ -40,5 +42,46 @@ describe("GoalLexicon: what a page word means for the goal", () => {
     expect(first.levels.at(-1)).toBe(STEM);
     expect(first.levels.at(-2)).toBe(EXACT);
     expect(lex.countInGoal(["shoe", "word7", "maple"])).toBe(2);
+  });
+});
+
+describe("GoalLexicon: wide rows", () => {
+  it("keeps every row when one row is wider than the table grows in one step", () => {
+    // 2,100 goal words: a row (2,101 cells) is wider than the first table (1,024 cells).
+    const wide: Intent = { ...parseIntent("x"), words: Array.from({ length: 2100 }, (_, i) => ({ word: `w${i}`, stem: `w${i}`, syn: [] })) };
+    const lex = new GoalLexicon(wide);
+    const a = levels(lex, ["w0"]);
+    const b = levels(lex, ["w2099"]);
+    expect(a.levels[0]).toBe(EXACT);
+    expect(b.levels[2099]).toBe(EXACT);
+    expect(levels(lex, ["w0"])).toEqual(a);
+  });
+});
+
+describe("goal features", () => {
+  const col = (name: (typeof BASE_FEATURES)[number]) => BASE_FEATURES.indexOf(name);
+
+  it("reads each candidate afresh: a match on one never carries over to the next", () => {
+    const intent = parseIntent("open settings");
+    const rows = computeFeatures(intent, [
+      cand({ id: 1, tag: "a", role: "link", text: "Settings", nearby: "settings", href: "/settings" }),
+      cand({ id: 2, tag: "a", role: "link", text: "Help" }),
+    ]);
+    expect(rows[0][col("cov_exact")]).toBe(1);
+    expect(rows[0][col("cov_nearby")]).toBe(1);
+    for (const f of ["cov_exact", "cov_stem", "cov_syn", "cov_nearby", "cov_attr", "precision"] as const) expect(rows[1][col(f)], f).toBe(0);
+  });
+
+  it("reads a goal's start only: what follows its first characters and words changes nothing", () => {
+    const cs = () => [
+      cand({ id: 1, tag: "a", role: "link", text: "Shoes sale" }),
+      cand({ id: 2, tag: "input", role: "searchbox", inputType: "search", attrs: { placeholder: "Search" } }),
+      cand({ id: 3, tag: "button", role: "button", text: "Zebra" }),
+    ];
+    const short = rankByGoal("search for shoes", cs()).elements.map((e) => [e.id, e.importance]);
+    const long = rankByGoal(`search for shoes${" ".repeat(MAX_GOAL_CHARS)} zebra zebra zebra`, cs()).elements.map((e) => [e.id, e.importance]);
+    expect(long).toEqual(short);
+    const many = Array.from({ length: 200 }, (_, i) => `item${i}`).join(" ");
+    expect(parseIntent(many).words).toHaveLength(MAX_GOAL_WORDS);
   });
 });
