@@ -4,7 +4,9 @@
 // (the same points replayed in a bare loop, same page, same layout). Use it before trying to
 // make occlusion cheaper: if the replay is nearly the whole phase and the count is the rule's
 // minimum (centre + 3 insets for an occluded element, 1 for one whose centre hits itself),
-// only fewer points, not faster code, can help.
+// only fewer points, not faster code, can help. Only the top document's hit tests are counted
+// and replayed (same-origin frames have prototypes of their own): on pages with frames the
+// count and Chromium's share come out low.
 //
 //   node bench/collector/occlusion-probe.mjs [--runs 5] [--bundle B.js] [--dir DIR] PAGE ...
 //

@@ -48,7 +48,7 @@ export function pseudoText(content: string): string {
   return strings.map((q) => q.slice(1, -1).replace(/\\(.)/g, "$1")).join("");
 }
 
-const NO_PSEUDO = { text: "", inline: true };
+const NO_PSEUDO = Object.freeze({ text: "", inline: true });
 
 function pseudo(el: Element, which: "::before" | "::after", ctx: NameCtx): { text: string; inline: boolean } {
   if (!ctx.generated.has(el)) return NO_PSEUDO;

@@ -76,8 +76,8 @@ function isSelf(el: Element, hit: Element | null, labelled: boolean): boolean {
 }
 
 function hitsSelf(el: Element, frame: HitFrame, x: number, y: number, cache: HitCache, labelled: boolean): boolean {
-  // The top document (most elements): one hit, no frame chain to build.
-  if (!frame.parent) return isSelf(el, cachedHit(cache, frame.doc, x, y), labelled);
+  // The top document (most elements): one hit, no frame chain to build (its offsets are 0).
+  if (!frame.parent) return isSelf(el, cachedHit(cache, frame.doc, x - frame.offX, y - frame.offY), labelled);
   const chain: HitFrame[] = [];
   for (let f: HitFrame | null = frame; f; f = f.parent) chain.unshift(f);
   for (let i = 0; i < chain.length; i++) {
