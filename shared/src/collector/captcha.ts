@@ -2,6 +2,7 @@
 // reCAPTCHA, hCaptcha, Cloudflare Turnstile / challenge, Arkose (FunCaptcha), AWS WAF, and
 // generic challenge-page wording.
 import type { Captcha } from "../contract/index.js";
+import { splitSelectorList } from "./style-rules.js";
 import { flat, shortText } from "./text.js";
 
 interface Probe {
@@ -26,10 +27,10 @@ const SELECTORS: Probe[] = [
  * the page try every selector (10 ms on a 15,800-element page, against 5 ms one by one).
  */
 const SUBSUMED = /^(?:[a-z]*(?:[#.][\w-]*captcha[\w-]*|\[name='[\w-]*captcha[\w-]*'\]|\[data-sitekey\]\.g-recaptcha))$/i;
-const GATE_SELECTORS = SELECTORS.flatMap((p) => p.selector.split(", ")).filter((s) => !SUBSUMED.test(s));
 
 /** Each provider's selectors, queried one by one (see GATE_SELECTORS for why). */
-const PROVIDER_SELECTORS: string[][] = SELECTORS.map((p) => p.selector.split(", "));
+const PROVIDER_SELECTORS: string[][] = SELECTORS.map((p) => splitSelectorList(p.selector).map((s) => s.trim()));
+const GATE_SELECTORS = PROVIDER_SELECTORS.flat().filter((s) => !SUBSUMED.test(s));
 
 /**
  * What `doc.querySelector(list)` gives (the first element in tree order matching any of the

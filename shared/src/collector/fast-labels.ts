@@ -18,7 +18,7 @@ const LABELABLE: ReadonlyArray<readonly [string, string]> = [
   ["progress", "HTMLProgressElement"],
 ];
 /** Local names of the labelable elements, HTML namespace only. */
-const LABELABLE_TAGS = new Set(LABELABLE.map(([tag]) => tag));
+export const LABELABLE_TAGS: ReadonlySet<string> = new Set(LABELABLE.map(([tag]) => tag));
 /** A selector matching the labelable elements. */
 export const LABELABLE_SELECTOR = LABELABLE.map(([tag]) => tag).join(", ");
 

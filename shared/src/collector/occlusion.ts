@@ -9,6 +9,8 @@
 // looked up once per collect() (the DOM does not change meanwhile; nested elements with the same
 // box, like li > a, share all five points), and the insets stop as soon as the verdict is known.
 
+import { LABELABLE_TAGS } from "./fast-labels.js";
+
 export interface HitFrame {
   doc: Document;
   /** Frame content origin in top-viewport coordinates. */
@@ -52,7 +54,6 @@ export function deepElementFromPoint(root: Document, x: number, y: number): Elem
  * Elements a <label> can name (its `control` is always one of these): the labelable HTML
  * elements, and custom elements (which may be form-associated).
  */
-const LABELABLE_TAGS = new Set(["button", "input", "meter", "output", "progress", "select", "textarea"]);
 const mayHaveLabel = (el: Element): boolean => LABELABLE_TAGS.has(el.localName) || el.localName.includes("-");
 
 /**
