@@ -249,7 +249,7 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
       if (f.primaryText === q || (f.primaryCount > 0 && squash(cands[i].raw.attributes?.aria_label as string) === q)) r[idx.quoted_exact] = 1;
       else if (containsWords(f.primaryText, q)) r[idx.quoted_contains] = Math.max(r[idx.quoted_contains], 1);
       else if (containsWords(f.nearby, q)) r[idx.quoted_nearby] = 1;
-      if ((r[idx.quoted_exact] || r[idx.quoted_contains]) && (e.visual_cues?.is_clickable || isEntry(e))) quoteFound = true;
+      if ((r[idx.quoted_exact] || r[idx.quoted_contains]) && (e.visual_cues?.is_clickable || entries[i])) quoteFound = true;
     }
     if (intent.quotedRaw.length && r[idx.quoted_exact]) {
       const own = (e.text || e.name || "").replace(/\s+/g, " ").trim();

@@ -21,14 +21,16 @@ const NO_TOKENS: readonly string[] = Object.freeze([]);
  * cache starts over), and only strings of up to 512 characters: labels and words are short, and
  * a long text kept would hold a piece of some request body in memory after its request.
  */
+const MEMO_MAX_LENGTH = 512;
+const MEMO_MAX_ENTRIES = 50_000;
 export function memoize<T>(fn: (s: string) => T): (s: string) => T {
   const cache = new Map<string, T>();
   return (s) => {
     let v = cache.get(s);
     if (v === undefined) {
       v = fn(s);
-      if (s.length <= 512) {
-        if (cache.size > 50_000) cache.clear();
+      if (s.length <= MEMO_MAX_LENGTH) {
+        if (cache.size > MEMO_MAX_ENTRIES) cache.clear();
         cache.set(s, v);
       }
     }
