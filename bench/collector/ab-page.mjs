@@ -18,24 +18,22 @@
 // that page, the other bundles' included).
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { launchChromium, serveDir } from "./serve.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-let runs = 60;
-let cpu = false;
-let separate = false;
-let page = "collector/big.html";
-let dir = `${root}test/fixtures/pages`;
-const bundles = [];
-const argv = process.argv.slice(2);
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === "--runs") runs = Number(argv[++i]);
-  else if (argv[i] === "--page") page = argv[++i];
-  else if (argv[i] === "--dir") dir = argv[++i];
-  else if (argv[i] === "--cpu") cpu = true;
-  else if (argv[i] === "--separate") separate = true;
-  else bundles.push(argv[i]);
-}
+const { values: opt, positionals: bundles } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runs: { type: "string", default: "60" },
+    page: { type: "string", default: "collector/big.html" },
+    dir: { type: "string", default: `${root}test/fixtures/pages` },
+    cpu: { type: "boolean", default: false },
+    separate: { type: "boolean", default: false },
+  },
+});
+const runs = Number(opt.runs);
+const { page, dir, cpu, separate } = opt;
 if (bundles.length < 2) {
   console.error("give two or more bundles (the first one twice for a noise floor)");
   process.exit(2);

@@ -14,20 +14,20 @@
 // Build the bundle first: pnpm --filter @sightline/shared run build
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { launchChromium, serveDir } from "./serve.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-let runs = 5;
-let bundlePath = `${root}shared/dist/collector.js`;
-let dir = `${root}test/fixtures/pages`;
-const targets = [];
-const argv = process.argv.slice(2);
-for (let i = 0; i < argv.length; i++) {
-  if (argv[i] === "--runs") runs = Number(argv[++i]);
-  else if (argv[i] === "--bundle") bundlePath = argv[++i];
-  else if (argv[i] === "--dir") dir = argv[++i];
-  else targets.push(argv[i]);
-}
+const { values: opt, positionals: targets } = parseArgs({
+  allowPositionals: true,
+  options: {
+    runs: { type: "string", default: "5" },
+    bundle: { type: "string", default: `${root}shared/dist/collector.js` },
+    dir: { type: "string", default: `${root}test/fixtures/pages` },
+  },
+});
+const runs = Number(opt.runs);
+const { bundle: bundlePath, dir } = opt;
 if (!targets.length) targets.push("collector/big.html");
 const bundle = readFileSync(bundlePath, "utf8");
 const server = await serveDir(dir);
