@@ -1,6 +1,6 @@
 // Shared by the observe e2e files: fixture site on loopback, POST /v1/observe, pool stats.
 import { liveObserveRuntimes } from "../../server/src/observe/index.js";
-import type { PoolStats } from "../../server/src/browser/index.js";
+import type { BrowserPool, PoolStats } from "../../server/src/browser/index.js";
 import type { Sightline } from "../support/sightline-server.js";
 
 export const FIXTURES = new URL("./fixtures", import.meta.url).pathname;
@@ -14,10 +14,14 @@ export async function observe(sl: Sightline, key: string, body: unknown): Promis
 }
 
 /** The pool of the one Sightline server running in this test file. */
-export function poolStats(): PoolStats {
+export function observePool(): BrowserPool {
   const runtimes = liveObserveRuntimes();
   if (runtimes.length !== 1) throw new Error(`expected one observe runtime, found ${runtimes.length}`);
-  return runtimes[0].pool.stats();
+  return runtimes[0].pool;
+}
+
+export function poolStats(): PoolStats {
+  return observePool().stats();
 }
 
 export function browserPid(): number | null {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { observeConfig } from "../../server/src/observe/index.js";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
-import { FIXTURES, browserPid, observe, poolStats, until } from "./helpers.js";
+import { FIXTURES, browserPid, observe, observePool, poolStats, until } from "./helpers.js";
 
 let sl: Sightline;
 let site: StaticServer;
@@ -54,6 +54,7 @@ describe("render limits", () => {
     expect(timedOut.json.message).toMatch(/10000 ms/);
     expect(await sl.credits(key)).toBe(before);
     expect(poolStats()).toMatchObject({ running: 0, openContexts: 0, openPages: 0 });
+    expect(poolStats().spareContexts).toBeLessThanOrEqual(2); // one per key: read, map
   });
 
   it("fails the request whose browser is killed (502, uncharged), then relaunches for the next", async () => {
@@ -71,18 +72,23 @@ describe("render limits", () => {
     expect(failed.json.message).toMatch(/browser/);
     expect(await sl.credits(key)).toBe(before);
 
+    // The spares died with the browser: the next request makes its own context.
+    const { spareUses } = poolStats();
     const next = await observe(sl, key, { url: site.url("/article.html") });
     expect(next.status).toBe(200);
     expect(next.json.title).toBe("How lighthouses work");
     expect(await sl.credits(key)).toBe(before - 1);
-    expect(poolStats()).toMatchObject({ launches: launches + 1, running: 0, openContexts: 0, openPages: 0 });
+    expect(poolStats()).toMatchObject({ launches: launches + 1, running: 0, openContexts: 0, openPages: 0, spareUses });
     expect(browserPid()).not.toBe(pid);
   });
 
-  it("closes its browser when the server closes", async () => {
+  it("closes its browser and its spare contexts when the server closes", async () => {
     const pid = browserPid();
     expect(pid).toBeGreaterThan(0);
+    const pool = observePool();
+    await until(() => pool.stats().spareContexts === 1); // the read's, made after the last request
     await sl.close();
+    expect(pool.stats()).toMatchObject({ connected: false, spareContexts: 0, openContexts: 0 });
     const alive = () => {
       try {
         process.kill(pid!, 0);

@@ -26,6 +26,7 @@ describe("browser pool", () => {
     );
     expect(titles).toEqual(["a", "b", "c"]);
     expect(pool.stats()).toMatchObject({ launches: 1, connected: true, running: 0, queued: 0, openContexts: 0, openPages: 0 });
+    expect(pool.stats()).toMatchObject({ spareContexts: 0, spareUses: 0 }); // spares are for withRecipe renders, and off here
   });
 
   it("turns a request away when both slots are busy and one is already waiting", async () => {

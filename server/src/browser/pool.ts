@@ -1,11 +1,12 @@
 // One headless Chromium shared by all renders: launched on first use, relaunched after it dies,
-// a fresh context per render (closed in finally), bounded concurrency, a bounded waiting line
-// and a per-render time budget.
+// a fresh context per render (closed in finally), bounded concurrency, a bounded waiting line,
+// a per-render time budget, and spare contexts made ahead of renders (spares.ts).
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
 import { BrowserCrashedError, PoolClosedError, RenderTimeoutError } from "./errors.js";
 import { Slots } from "./slots.js";
+import { Holdings, SpareShelf, prepareContext, within, type ContextRecipe, type PreparedContext } from "./spares.js";
 
 /** Flags that keep Chromium quiet on a small machine and off the network on its own account
  * (background updates, sync, QUIC). Tests launch Chromium with these too. */
@@ -42,6 +43,10 @@ export interface PoolOptions {
   launchTimeoutMs?: number;
   /** How long closing a context may take before the browser is presumed wedged and restarted. */
   closeTimeoutMs?: number;
+  /** Spare contexts kept ready for withRecipe renders, one per recipe key at most (default 0). */
+  spares?: number;
+  /** When a used spare is replaced: once its render is done (default), or as soon as it is taken. */
+  spareRefill?: "after-render" | "on-take";
   log?: (level: "info" | "warn", msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -51,9 +56,14 @@ export interface PoolStats {
   /** Browser launches so far (a relaunch after a crash counts). */
   launches: number;
   connected: boolean;
-  /** Contexts and pages open right now (0 and 0 when idle: nothing leaked). */
+  /** Contexts and pages of renders open right now, spares not counted (0 and 0 when idle:
+   *  nothing leaked). */
   openContexts: number;
   openPages: number;
+  /** Spare contexts held for the next renders (at most one per recipe key; 0 after close). */
+  spareContexts: number;
+  /** Renders that started on a spare context so far. */
+  spareUses: number;
 }
 
 export interface RenderBudget {
@@ -67,23 +77,28 @@ export function desktopUserAgent(version: string): string {
   return `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/${major}.0.0.0 Safari/537.36`;
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-
 export class BrowserPool {
   private browser: Browser | null = null;
   private launching: Promise<Browser> | null = null;
   private launches = 0;
   private closed = false;
   private readonly slots: Slots;
+  private readonly shelf: SpareShelf;
   /** A switch Chromium ignores, so this pool's browser process can be found (tests, ops). */
   private readonly marker = `--sightline-pool=${randomUUID()}`;
 
   constructor(private readonly opts: PoolOptions) {
     this.slots = new Slots(Math.max(1, opts.concurrency), Math.max(0, opts.queueLimit));
+    this.shelf = new SpareShelf({
+      max: Math.max(0, opts.spares ?? 0),
+      prepareTimeoutMs: Math.max(5000, opts.closeTimeoutMs ?? 5000) * 2,
+      log: opts.log,
+    });
   }
 
   stats(): PoolStats {
-    const contexts = this.browser?.isConnected() ? this.browser.contexts() : [];
+    const all = this.browser?.isConnected() ? this.browser.contexts() : [];
+    const contexts = all.filter((c) => !this.shelf.owns(c));
     return {
       running: this.slots.running,
       queued: this.slots.queued,
@@ -91,6 +106,8 @@ export class BrowserPool {
       connected: !!this.browser?.isConnected(),
       openContexts: contexts.length,
       openPages: contexts.reduce((n, c) => n + c.pages().length, 0),
+      spareContexts: all.length - contexts.length,
+      spareUses: this.shelf.uses,
     };
   }
 
@@ -125,25 +142,89 @@ export class BrowserPool {
     work: (context: BrowserContext, deadline: number) => Promise<T>,
     budget: RenderBudget,
   ): Promise<T> {
+    return this.inSlot(budget, () =>
+      this.runBudgeted(
+        budget,
+        async (browser, held) => {
+          const context = await browser.newContext({ ...this.baseOptions(browser), ...contextOptions });
+          held.add(() => this.closeContext(context));
+          return context;
+        },
+        work,
+      ),
+    );
+  }
+
+  /**
+   * Like withContext, for a context made from `recipe` with one page open: a spare with the
+   * recipe's key when there is one (made ahead, never used by anyone), else made on the spot.
+   * Afterwards a new spare for the key is prepared in the background (when spares are on).
+   */
+  async withRecipe<R, T>(
+    recipe: ContextRecipe<R>,
+    work: (prepared: PreparedContext<R>, deadline: number) => Promise<T>,
+    budget: RenderBudget,
+  ): Promise<T> {
+    this.shelf.want(recipe.key);
+    const ran: { on?: Browser } = {};
+    try {
+      return await this.inSlot(budget, () =>
+        this.runBudgeted(
+          budget,
+          async (browser, held) => {
+            ran.on = browser;
+            const spare = this.shelf.take<R>(recipe.key, browser);
+            if (spare) {
+              held.add(() => spare.dispose());
+              if (this.opts.spareRefill === "on-take") this.refill(recipe, browser);
+              const made = await spare.ready;
+              if (made && spare.usable() && (recipe.untouched?.(made.resources) ?? true)) return made;
+              await spare.dispose(); // broken or dropped meanwhile: make a context as if there were none
+            }
+            return prepareContext(browser, recipe, this.baseOptions(browser), held, (c) => this.closeContext(c));
+          },
+          work,
+        ),
+      );
+    } finally {
+      if (ran.on) this.refill(recipe, ran.on);
+    }
+  }
+
+  /** Starts preparing a spare for the recipe's key on the current browser (not if it changed). */
+  private refill<R>(recipe: ContextRecipe<R>, browser: Browser): void {
+    if (this.closed || this.browser !== browser || !browser.isConnected()) return;
+    this.shelf.fill(recipe, browser, this.baseOptions(browser), (c) => this.closeContext(c));
+  }
+
+  private baseOptions(browser: Browser): BrowserContextOptions {
+    return { userAgent: desktopUserAgent(browser.version()) };
+  }
+
+  private async inSlot<T>(budget: RenderBudget, run: () => Promise<T>): Promise<T> {
     const retryAfter = Math.max(1, Math.ceil(budget.timeoutMs / 1000));
     await this.slots.acquire(budget.timeoutMs, retryAfter);
     try {
-      return await this.runInContext(contextOptions, work, budget);
+      return await run();
     } finally {
       this.slots.release();
     }
   }
 
-  private async runInContext<T>(
-    contextOptions: BrowserContextOptions,
-    work: (context: BrowserContext, deadline: number) => Promise<T>,
+  /**
+   * Opens what `work` needs (`open` adds all it makes to `held`), runs it within the budget and
+   * closes everything however it ends.
+   */
+  private async runBudgeted<C, T>(
     budget: RenderBudget,
+    open: (browser: Browser, held: Holdings) => Promise<C>,
+    work: (opened: C, deadline: number) => Promise<T>,
   ): Promise<T> {
     // A (re)launch has its own timeout; the render budget starts once the browser is there.
     const browser = await this.getBrowser();
     const deadline = Date.now() + budget.timeoutMs;
+    const held = new Holdings();
     let timer: NodeJS.Timeout | undefined;
-    let context: BrowserContext | null = null;
     let failure: Error | null = null;
     let onDisconnect: () => void = () => {};
     const stop = new Promise<never>((_, reject) => {
@@ -158,17 +239,15 @@ export class BrowserPool {
     });
     stop.catch(() => {}); // observed through the race below
     browser.once("disconnected", onDisconnect);
-    const job = (async () => {
+    const opening = (async () => {
       if (!browser.isConnected()) throw new BrowserCrashedError("the browser exited before the render started");
-      const created = await browser.newContext({ userAgent: desktopUserAgent(browser.version()), ...contextOptions });
-      context = created;
-      if (failure) {
-        // The budget ran out while the context was being made: nobody else will close it.
-        await created.close().catch(() => {});
-        throw failure;
-      }
-      return work(created, deadline);
+      return open(browser, held);
     })();
+    const job = opening.then((opened) => {
+      // The budget ran out while the context was being made: the finally below closes it.
+      if (failure) throw failure;
+      return work(opened, deadline);
+    });
     try {
       return await Promise.race([job, stop]);
     } catch (err) {
@@ -179,26 +258,36 @@ export class BrowserPool {
       clearTimeout(timer);
       browser.off("disconnected", onDisconnect);
       job.catch(() => {}); // it settles once the context is closed
-      await this.closeContext(context, job);
+      // A context still on its way (newContext in flight when the budget ran out) is waited for
+      // a while, so it is closed here; one later than that is closed as it arrives (Holdings).
+      await within(
+        opening.then(
+          () => {},
+          () => {},
+        ),
+        this.opts.closeTimeoutMs ?? 5000,
+        undefined,
+      );
+      await held.release();
     }
   }
 
-  /** Closes a context; if that hangs, the browser is presumed wedged and is restarted. */
-  private async closeContext(context: BrowserContext | null, job: Promise<unknown>): Promise<void> {
-    const limit = this.opts.closeTimeoutMs ?? 5000;
-    if (!context) {
-      // The context may still be on its way (newContext in flight when the budget ran out).
-      const late = await Promise.race([job.then(() => null, () => null), sleep(limit).then(() => null)]);
-      void late;
-      return;
-    }
-    const ctx: BrowserContext = context;
-    const closed = await Promise.race([ctx.close().then(() => true, () => true), sleep(limit).then(() => false)]);
-    if (!closed) {
+  /** Closes a context; if that hangs, its browser is presumed wedged and is restarted. */
+  private async closeContext(context: BrowserContext): Promise<void> {
+    const closed = await within(
+      context.close().then(
+        () => true,
+        () => true,
+      ),
+      this.opts.closeTimeoutMs ?? 5000,
+      false,
+    );
+    const b = context.browser();
+    if (!closed && b && b === this.browser) {
       this.opts.log?.("warn", "browser context did not close in time; restarting the browser");
-      const b = this.browser;
       this.browser = null;
-      await b?.close().catch(() => {});
+      this.shelf.dropBrowser(b);
+      await b.close().catch(() => {});
     }
   }
 
@@ -227,6 +316,7 @@ export class BrowserPool {
     this.launches++;
     browser.on("disconnected", () => {
       if (this.browser === browser) this.browser = null;
+      this.shelf.dropBrowser(browser); // a spare belongs to the browser that made it
       if (!this.closed) this.opts.log?.("warn", "browser disconnected; the next render relaunches it");
     });
     if (this.closed) {
@@ -238,14 +328,17 @@ export class BrowserPool {
     return browser;
   }
 
-  /** Refuses new work, turns waiters away and closes the browser (running renders fail). */
+  /** Refuses new work, turns waiters away, closes the spares (their proxies too) and the
+   *  browser (running renders fail). */
   async close(): Promise<void> {
     this.closed = true;
     this.slots.close();
+    const spares = this.shelf.close();
     const launching = this.launching;
     const browser = this.browser;
     this.browser = null;
     if (launching) await launching.then((b) => b.close(), () => {}).catch(() => {});
     await browser?.close().catch(() => {});
+    await spares;
   }
 }

@@ -1,9 +1,11 @@
 // Renders one URL in a fresh context of the pool, behind a per-render egress proxy that
-// enforces the host policy, then hands the settled page to the caller's `use`.
+// enforces the host policy, then hands the settled page to the caller's `use`. The context,
+// proxy, routes and blank page may have been made ahead as the pool's spare for the same key.
 import type { BrowserContextOptions, Page, Response } from "playwright-core";
 import { EgressRefusal, REFUSED_HEADER, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../net/index.js";
 import { ENGINES, RENDER_VIEWPORT, applyEngine, navigate, type EngineName } from "./engines.js";
 import type { BrowserPool } from "./pool.js";
+import type { ContextRecipe } from "./spares.js";
 
 export interface RenderRequest {
   url: string;
@@ -78,46 +80,69 @@ export async function renderUrl<T>(
   use: (rendered: RenderedPage) => Promise<T>,
 ): Promise<T> {
   const engine = ENGINES[req.engine];
-  const proxy = await startEgressProxy(req.policy, { lookup: req.lookup });
-  try {
-    const scripts = req.javaScript !== false;
-    // With JavaScript off, page.evaluate still runs (CDP), so the collector works; only the
-    // page's own scripts (and timers) are stopped.
-    const options = contextOptions({ proxy: { server: proxy.server }, ...(scripts ? {} : { javaScriptEnabled: false }) });
-    return await pool.withContext(
-      options,
-      async (context, deadline) => {
-        await applyEngine(context, engine);
-        const page = await context.newPage();
-        const navHosts = new Set<string>();
-        page.on("request", (r) => {
-          if (r.isNavigationRequest() && r.frame() === page.mainFrame()) {
-            const hp = hostPort(r.url());
-            if (hp) navHosts.add(hp);
-          }
-        });
-        let response: Response | null = null;
-        try {
-          response = await navigate(page, req.url, engine, deadline, { javaScript: scripts });
-        } catch (err) {
-          const refusal = mainFrameRefusal(proxy, req.url, navHosts, null);
-          if (refusal) throw refusal;
-          throw new NavigationError(navigationMessage(err));
+  const scripts = req.javaScript !== false;
+  return pool.withRecipe(
+    renderRecipe(req),
+    async ({ page, resources: proxy }, deadline) => {
+      const navHosts = new Set<string>();
+      page.on("request", (r) => {
+        if (r.isNavigationRequest() && r.frame() === page.mainFrame()) {
+          const hp = hostPort(r.url());
+          if (hp) navHosts.add(hp);
         }
-        const refusal = mainFrameRefusal(proxy, req.url, navHosts, response);
+      });
+      let response: Response | null = null;
+      try {
+        response = await navigate(page, req.url, engine, deadline, { javaScript: scripts });
+      } catch (err) {
+        const refusal = mainFrameRefusal(proxy, req.url, navHosts, null);
         if (refusal) throw refusal;
-        // A script navigation that failed (e.g. an http → https bounce to nowhere) leaves
-        // Chromium's error page; its text is not the page's content.
-        if (page.url().startsWith("chrome-error:")) {
-          throw new NavigationError("the page navigated itself to an address that could not be loaded");
-        }
-        return use({ page, response, deadline, proxy });
-      },
-      { timeoutMs: req.timeoutMs },
-    );
-  } finally {
-    await proxy.close();
-  }
+        throw new NavigationError(navigationMessage(err));
+      }
+      const refusal = mainFrameRefusal(proxy, req.url, navHosts, response);
+      if (refusal) throw refusal;
+      // A script navigation that failed (e.g. an http → https bounce to nowhere) leaves
+      // Chromium's error page; its text is not the page's content.
+      if (page.url().startsWith("chrome-error:")) {
+        throw new NavigationError("the page navigated itself to an address that could not be loaded");
+      }
+      return use({ page, response, deadline, proxy });
+    },
+    { timeoutMs: req.timeoutMs },
+  );
+}
+
+const identities = new WeakMap<object, number>();
+let lastIdentity = 0;
+/** A number per object: the same host policy / DNS object gives the same recipe key. */
+function identity(o: object): number {
+  let id = identities.get(o);
+  if (id === undefined) identities.set(o, (id = ++lastIdentity));
+  return id;
+}
+
+/**
+ * The render's context: its own egress proxy enforcing `req.policy` (with `req.lookup`), the
+ * engine's routes, JavaScript on or off. Requests with the same engine, JavaScript setting and
+ * the very same policy and lookup objects share the key, so they may use each other's spare.
+ */
+function renderRecipe(req: RenderRequest): ContextRecipe<EgressProxy> {
+  const engine = ENGINES[req.engine];
+  const scripts = req.javaScript !== false;
+  const dns = req.lookup ? identity(req.lookup) : 0;
+  return {
+    key: `render|${engine.name}|js=${scripts}|policy=${identity(req.policy)}|lookup=${dns}`,
+    open: async () => {
+      const proxy = await startEgressProxy(req.policy, { lookup: req.lookup });
+      // With JavaScript off, page.evaluate still runs (CDP), so the collector works; only the
+      // page's own scripts (and timers) are stopped.
+      const options = contextOptions({ proxy: { server: proxy.server }, ...(scripts ? {} : { javaScriptEnabled: false }) });
+      return { value: proxy, options, close: () => proxy.close() };
+    },
+    setup: (context) => applyEngine(context, engine),
+    // A spare's proxy has never been asked for anything; if it has, it is not handed out.
+    untouched: (proxy) => proxy.forwarded === 0 && proxy.refusals.length === 0,
+  };
 }
 
 /** "page.goto: net::ERR_CONNECTION_REFUSED at http://…\nCall log: …" → "net::ERR_CONNECTION_REFUSED". */

@@ -25,6 +25,7 @@ export function createObserveRuntime(deps: AppDeps): ObserveRuntime {
     executablePath: cfg.chromiumPath,
     concurrency: cfg.concurrency,
     queueLimit: cfg.queueLimit,
+    spares: cfg.spares,
     log: (level, msg, fields) => deps.logger[level](fields ?? {}, msg),
   });
   const policy = parseAllowList(cfg.allowPrivateHosts);
