@@ -23,7 +23,7 @@ import { patchLabels, type LabelPatch } from "./fast-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
 import { hrefResolver, type HrefResolver } from "./href.js";
 import { collectorState, idFor, installMutationClock, quietMs, type CollectorState } from "./state.js";
-import { styleCache, type StyleOf } from "./style-cache.js";
+import { displayCache, styleCache, type StyleOf } from "./style-cache.js";
 import { clip, flat, shortText, squash, withTextCache } from "./text.js";
 import type { CollectOptions, CollectResult } from "./types.js";
 
@@ -484,7 +484,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   const rules = emptyRuleSets();
   const style = styleCache(rules.generatedContent);
   const ctx: Ctx = {
-    names: { style, lib: libraryStyle(style), generated: rules.generatedContent },
+    names: { style, display: displayCache(style), lib: libraryStyle(style), generated: rules.generatedContent },
     state,
     rules,
     labels: null,

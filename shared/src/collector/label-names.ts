@@ -50,7 +50,7 @@ function plainText(el: Element, field: Element, ctx: NameCtx): string | null {
   if (--budget < 0 || el.namespaceURI !== "http://www.w3.org/1999/xhtml") return null;
   if (!PHRASING.has(el.localName) && el.localName !== "label") return null;
   if (el.shadowRoot || ctx.generated.has(el) || hasNamingAttribute(el)) return null;
-  if (isHiddenEl(el, ctx.style)) return "";
+  if (isHiddenEl(el, ctx)) return "";
   let out = " ";
   for (let c = el.firstChild; c; c = c.nextSibling) {
     const type = c.nodeType;
@@ -60,7 +60,7 @@ function plainText(el: Element, field: Element, ctx: NameCtx): string | null {
     } else if (type === 1) {
       const t = plainText(c as Element, field, ctx);
       if (t === null) return null;
-      out += ctx.style(c as Element).display !== "inline" ? ` ${t} ` : t;
+      out += ctx.display(c as Element) !== "inline" ? ` ${t} ` : t;
     } else if (type !== 8) return null;
   }
   return (out + " ").trim();

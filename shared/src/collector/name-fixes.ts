@@ -10,6 +10,8 @@ import type { StyleOf } from "./style-cache.js";
 
 export interface NameCtx {
   style: StyleOf;
+  /** Computed display, read once per element per collect() (displayCache). */
+  display: (el: Element) => string;
   generated: Set<Element>;
 }
 
@@ -31,11 +33,11 @@ export function asFlatString(s: string): string {
 }
 
 /** Hidden for the name algorithm: hidden / aria-hidden="true", display none, visibility hidden or collapse. */
-export function isHiddenEl(el: Element, style: StyleOf): boolean {
+export function isHiddenEl(el: Element, ctx: NameCtx): boolean {
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
-  const cs = style(el);
-  const v = cs.visibility;
-  return cs.display === "none" || v === "hidden" || v === "collapse";
+  if (ctx.display(el) === "none") return true;
+  const v = ctx.style(el).visibility;
+  return v === "hidden" || v === "collapse";
 }
 
 /** Text of a CSS `content` value: quoted strings, or the alternative text after " / ". */
@@ -67,11 +69,11 @@ function refText(node: Node, includeHidden: boolean, ctx: NameCtx, skip: Element
   if (el === skip) return "";
   const tag = el.localName;
   if (tag === "script" || tag === "style" || tag === "template") return "";
-  if (!includeHidden && isHiddenEl(el, ctx.style)) return "";
+  if (!includeHidden && isHiddenEl(el, ctx)) return "";
   // A descendant's own aria-labelledby is followed once (not from inside a reference: no loops).
   if (depth > 0 && !viaRef && el.hasAttribute("aria-labelledby")) {
     const t = idRefs(el, "aria-labelledby")
-      .map((ref) => refText(ref, isHiddenEl(ref, ctx.style), ctx, null, depth + 1, true))
+      .map((ref) => refText(ref, isHiddenEl(ref, ctx), ctx, null, depth + 1, true))
       .join(" ");
     if (asciiNorm(t)) return t;
   }
@@ -98,7 +100,7 @@ function refText(node: Node, includeHidden: boolean, ctx: NameCtx, skip: Element
   for (let i = 0; i < children.length; i++) {
     const c = children[i];
     const t = refText(c, includeHidden, ctx, skip, depth + 1, viaRef);
-    const block = c.nodeType === 1 && ctx.style(c as Element).display !== "inline";
+    const block = c.nodeType === 1 && ctx.display(c as Element) !== "inline";
     out += block ? ` ${t} ` : t;
   }
   out += (after.text && !after.inline ? " " : "") + after.text;
@@ -122,7 +124,7 @@ function idRefs(el: Element, attr: string): Element[] {
 function labelledBy(el: Element, attr: string, ctx: NameCtx): string {
   return asciiNorm(
     idRefs(el, attr)
-      .map((ref) => refText(ref, isHiddenEl(ref, ctx.style), ctx, null, 0, true))
+      .map((ref) => refText(ref, isHiddenEl(ref, ctx), ctx, null, 0, true))
       .join(" "),
   );
 }

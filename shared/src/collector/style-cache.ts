@@ -22,3 +22,20 @@ export function styleCache(generated?: Set<Element>): StyleOf {
     return cs;
   };
 }
+
+/**
+ * Computed `display` per element for one collect(). The name computation reads it twice for
+ * most elements it meets (is the child hidden? does it break the line?), and a read costs about
+ * a µs where a lookup costs a few dozen ns.
+ */
+export function displayCache(style: StyleOf): (el: Element) => string {
+  const cache = new Map<Element, string>();
+  return (el) => {
+    let d = cache.get(el);
+    if (d === undefined) {
+      d = style(el).display;
+      cache.set(el, d);
+    }
+    return d;
+  };
+}
