@@ -1,10 +1,12 @@
 // bench/observe: what /v1/observe costs on the pooled Chromium, each figure beside its
 // comparison measured in the same run (a loaded machine shifts both sides).
 //   npm run bench:observe               BENCH_QUICK=1 npm run bench:observe   (fewer repetitions)
+//   BENCH_ONLY=spares npm run bench:observe   (one section: coldwarm, spares, collector, engines, throughput)
 // Prints: the collector's share of a map request on a 5,000-element page; read/map latency cold
-// (first request, Chromium launch included) and warm; throughput with 1, 2 and 4 concurrent
-// clients; performance vs precision latency and how many of precision's elements performance
-// also finds.
+// (first request, Chromium launch included) and warm; warm latency and throughput with spare
+// contexts on vs off (SIGHTLINE_BROWSER_SPARES=2 vs 0, two servers side by side); throughput
+// with 1, 2 and 4 concurrent clients; performance vs precision latency and how many of
+// precision's elements performance also finds.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -12,6 +14,8 @@ import { startServer, type RunningServer } from "@sightline/server";
 import { serveBenchPages, type BenchSite } from "./pages.js";
 
 const QUICK = process.env.BENCH_QUICK === "1";
+const ONLY = process.env.BENCH_ONLY;
+const section = (name: string) => !ONLY || ONLY === name;
 const REPS = QUICK ? 3 : 7;
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -145,6 +149,67 @@ async function throughput(b: Booted, site: BenchSite) {
   }
 }
 
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function spares(site: BenchSite) {
+  const reps = QUICK ? 5 : 9;
+  const off = await boot({ SIGHTLINE_BROWSER_SPARES: "0" });
+  const on = await boot({ SIGHTLINE_BROWSER_SPARES: "2" });
+  const sides = [
+    ["off", off],
+    ["on", on],
+  ] as const;
+  try {
+    console.log(`\n## Spare contexts: SIGHTLINE_BROWSER_SPARES=2 (on) vs 0 (off), two warm servers side by side (median of ${reps})\n`);
+    console.log(`A spare is made once the request before is done; "pause" is the client's time between an answer and its next request.\n`);
+    console.log(`| request | pause ms | spares off ms | spares on ms | on / off |`);
+    console.log(`|---|---|---|---|---|`);
+    const bodies = [
+      ["read, article", { url: site.url("/article") }],
+      ["map, article", { url: site.url("/article"), mode: "map" }],
+    ] as const;
+    for (const [, b] of sides) for (const [, body] of bodies) await call(b, body); // launch, warm
+    for (const [label, body] of bodies) {
+      for (const pause of [0, 500]) {
+        const t: Record<string, number[]> = { off: [], on: [] };
+        for (let i = 0; i < reps; i++) {
+          for (const [side, b] of sides) {
+            await call(b, body); // the request before; the measured one follows it after `pause`
+            await sleep(pause);
+            t[side].push((await call(b, body)).ms);
+          }
+        }
+        const [a, c] = [median(t.off), median(t.on)];
+        console.log(`| ${label} | ${pause} | ${fmt(a)} | ${fmt(c)} | ${(c / a).toFixed(2)}× |`);
+      }
+    }
+    const total = QUICK ? 8 : 16;
+    console.log(`\n| read, article: ${total} requests by 2 clients | spares off req/s | spares on req/s | on / off |`);
+    console.log(`|---|---|---|---|`);
+    const rps: Record<string, number[]> = { off: [], on: [] };
+    for (let round = 0; round < 2; round++) {
+      for (const [side, b] of sides) {
+        let next = 0;
+        const start = performance.now();
+        await Promise.all(
+          Array.from({ length: 2 }, async () => {
+            while (next < total) {
+              next++;
+              await call(b, { url: site.url("/article") });
+            }
+          }),
+        );
+        rps[side].push(total / ((performance.now() - start) / 1000));
+      }
+    }
+    const [x, y] = [median(rps.off), median(rps.on)];
+    console.log(`| (mean of 2 rounds) | ${x.toFixed(2)} | ${y.toFixed(2)} | ${(y / x).toFixed(2)}× |`);
+  } finally {
+    await shutdown(off);
+    await shutdown(on);
+  }
+}
+
 // Matched by role and text (as a multiset): positions shift when performance skips fonts and images.
 const keyOf = (e: Json) => `${e.role}|${e.text}`;
 function overlap(want: Json[], have: Json[]): number {
@@ -195,15 +260,18 @@ async function engines(b: Booted, site: BenchSite) {
 const site = await serveBenchPages();
 try {
   console.log(`# bench/observe  (${new Date().toISOString()}, ${QUICK ? "quick" : "full"} run)`);
-  await coldWarm(site);
-  const b = await boot();
-  try {
-    await call(b, { url: site.url("/article") }); // warm
-    await collectorShare(b, site);
-    await engines(b, site);
-    await throughput(b, site);
-  } finally {
-    await shutdown(b);
+  if (section("coldwarm")) await coldWarm(site);
+  if (section("spares")) await spares(site);
+  if (section("collector") || section("engines") || section("throughput")) {
+    const b = await boot();
+    try {
+      await call(b, { url: site.url("/article") }); // warm
+      if (section("collector")) await collectorShare(b, site);
+      if (section("engines")) await engines(b, site);
+      if (section("throughput")) await throughput(b, site);
+    } finally {
+      await shutdown(b);
+    }
   }
 } finally {
   await site.close();

@@ -45,8 +45,6 @@ export interface PoolOptions {
   closeTimeoutMs?: number;
   /** Spare contexts kept ready for withRecipe renders, one per recipe key at most (default 0). */
   spares?: number;
-  /** When a used spare is replaced: once its render is done (default), or as soon as it is taken. */
-  spareRefill?: "after-render" | "on-take";
   log?: (level: "info" | "warn", msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -158,7 +156,9 @@ export class BrowserPool {
   /**
    * Like withContext, for a context made from `recipe` with one page open: a spare with the
    * recipe's key when there is one (made ahead, never used by anyone), else made on the spot.
-   * Afterwards a new spare for the key is prepared in the background (when spares are on).
+   * Afterwards a new spare for the key is prepared in the background (when spares are on); not
+   * earlier: on 2 cores, a spare made while its taker renders slowed that render by ~60%
+   * (bench/observe, read of an article with pauses between requests: 873 vs 337 ms).
    */
   async withRecipe<R, T>(
     recipe: ContextRecipe<R>,
@@ -176,7 +176,6 @@ export class BrowserPool {
             const spare = this.shelf.take<R>(recipe.key, browser);
             if (spare) {
               held.add(() => spare.dispose());
-              if (this.opts.spareRefill === "on-take") this.refill(recipe, browser);
               const made = await spare.ready;
               if (made && spare.usable() && (recipe.untouched?.(made.resources) ?? true)) return made;
               await spare.dispose(); // broken or dropped meanwhile: make a context as if there were none
