@@ -72,7 +72,8 @@ export class NavigationError extends Error {
 /**
  * Opens `req.url` with the engine's rules and runs `use` on the settled page. Throws
  * EgressRefusal when the page (or a redirect) goes somewhere the policy refuses, NavigationError
- * when it cannot be loaded, and the pool's errors (busy, timeout, crash).
+ * when it cannot be loaded, and the pool's errors (busy, timeout, crash). Pass the same policy
+ * (and lookup) object every time: renders share spare contexts only with identical ones.
  */
 export async function renderUrl<T>(
   pool: BrowserPool,

@@ -34,17 +34,25 @@ export interface PreparedContext<R> {
 export class Holdings {
   private readonly items: Array<() => Promise<unknown>> = [];
   private released = false;
+  private late: Promise<void> = Promise.resolve();
 
   add(close: () => Promise<unknown>): void {
-    if (this.released) void close().catch(() => {});
-    else this.items.push(close);
+    if (!this.released) this.items.push(close);
+    else this.late = this.late.then(close).then(noop, noop);
   }
 
   async release(): Promise<void> {
     this.released = true;
-    for (let close = this.items.pop(); close; close = this.items.pop()) await close().catch(() => {});
+    for (let close = this.items.pop(); close; close = this.items.pop()) await close().catch(noop);
+  }
+
+  /** Resolves once what arrived after release() is closed too. */
+  idle(): Promise<void> {
+    return this.late;
   }
 }
+
+const noop = () => {};
 
 /** Resolves with `promise`, or with `fallback` after `ms` (the timer does not outlive it). */
 export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
@@ -100,7 +108,10 @@ export class Spare<R = unknown> {
       try {
         const made = await within<PreparedContext<R> | typeof timedOut>(make(this), timeoutMs, timedOut);
         if (made === timedOut) throw new Error(`the spare context was not ready within ${timeoutMs} ms`);
-        if (this.disposing) return null;
+        if (this.disposing) {
+          await this.held.idle(); // dropped while being made: what it made is closed as it came
+          return null;
+        }
         // A renderer that crashed or a context closed under it makes the spare useless.
         made.page.once("crash", () => (this.broken = true));
         made.page.once("close", () => (this.broken = true));
@@ -109,6 +120,7 @@ export class Spare<R = unknown> {
       } catch (err) {
         if (!this.disposing) onFailure(err);
         await this.dispose();
+        await this.held.idle();
         return null;
       }
     })();
@@ -124,6 +136,8 @@ export class Spare<R = unknown> {
     return (this.disposing ??= this.held.release());
   }
 }
+
+const MAX_REMEMBERED_KEYS = 64;
 
 export interface SpareShelfOptions {
   /** Spares kept at once, one per key at most (0: none). */
@@ -154,7 +168,13 @@ export class SpareShelf {
 
   /** Notes that a render wants `key` (the least wanted key's spare gives way first). */
   want(key: string): void {
+    this.wanted.delete(key); // re-inserted last: the map stays in order of last want
     this.wanted.set(key, ++this.wants);
+    // Keys are few in a server (one policy); callers that make new policies forget old keys.
+    for (const old of this.wanted.keys()) {
+      if (this.wanted.size <= MAX_REMEMBERED_KEYS) break;
+      if (!this.spares.has(old)) this.wanted.delete(old);
+    }
   }
 
   /** Whether a context is a spare's (not handed out), for the pool's leak accounting. */
