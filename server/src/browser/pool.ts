@@ -157,8 +157,8 @@ export class BrowserPool {
    * Like withContext, for a context made from `recipe` with one page open: a spare with the
    * recipe's key when there is one (made ahead, never used by anyone), else made on the spot.
    * Afterwards a new spare for the key is prepared in the background (when spares are on); not
-   * earlier: on 2 cores, a spare made while its taker renders slowed that render by ~60%
-   * (bench/observe, read of an article with pauses between requests: 873 vs 337 ms).
+   * earlier: on 2 cores, making a spare while its taker renders slowed that render (a one-off
+   * in-process measurement, read of the bench article with 500 ms pauses: 873 vs 337 ms).
    */
   async withRecipe<R, T>(
     recipe: ContextRecipe<R>,
