@@ -1,7 +1,8 @@
 // The browser pool with the real Chromium: reuse, bounded concurrency and queue, timeouts,
 // relaunch after the browser is killed, and nothing left open afterwards.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserPool, PoolBusyError, RenderTimeoutError, BrowserCrashedError } from "../../server/src/browser/index.js";
+import { BrowserPool, PoolBusyError, RenderTimeoutError, BrowserCrashedError, renderUrl } from "../../server/src/browser/index.js";
+import { DEFAULT_POLICY } from "../../server/src/net/index.js";
 import { CHROMIUM_PATH } from "../support/chromium.js";
 
 let pool: BrowserPool;
@@ -26,7 +27,15 @@ describe("browser pool", () => {
     );
     expect(titles).toEqual(["a", "b", "c"]);
     expect(pool.stats()).toMatchObject({ launches: 1, connected: true, running: 0, queued: 0, openContexts: 0, openPages: 0 });
-    expect(pool.stats()).toMatchObject({ spareContexts: 0, spareUses: 0 }); // spares are for withRecipe renders, and off here
+    expect(pool.stats()).toMatchObject({ spareContexts: 0, spareUses: 0 });
+  });
+
+  it("keeps no spare context when spares are off (the default of the pool itself)", async () => {
+    const render = () =>
+      renderUrl(pool, { url: "data:text/html,<title>plain</title>", engine: "performance", policy: DEFAULT_POLICY, timeoutMs: 20_000 }, ({ page }) => page.title());
+    expect(await render()).toBe("plain");
+    expect(await render()).toBe("plain"); // with spares on, this one would take the first one's
+    expect(pool.stats()).toMatchObject({ spareContexts: 0, spareUses: 0, openContexts: 0, openPages: 0 });
   });
 
   it("turns a request away when both slots are busy and one is already waiting", async () => {
