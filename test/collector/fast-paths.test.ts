@@ -41,6 +41,22 @@ it("names an element by its aria-label as the full algorithm does", async () => 
   expect(byDomId(body, "n4a")!.attributes!.accessible_name).toBe("Quantity of items");
 });
 
+it("names an article, figure or dialog the library has nothing for as the full algorithm does", async () => {
+  const body = await collectIn(fx.page);
+  for (const n of [1, 2, 3]) {
+    const fast = byDomId(body, `s${n}a`);
+    const full = byDomId(body, `s${n}b`);
+    expect(fast, `s${n}a`).toBeDefined();
+    expect(fast!.attributes!.accessible_name, `s${n}`).toBe(full!.attributes!.accessible_name);
+    expect(fast!.attributes!.role, `s${n}`).toBe(full!.attributes!.role);
+  }
+  // Named after the fact (fixName: an article or dialog by its heading), not left empty.
+  expect(byDomId(body, "s1a")!.attributes!.accessible_name).toBe("Weekly digest");
+  expect(byDomId(body, "s3a")!.attributes!.accessible_name).toBe("Confirm order");
+  // A title is a source the library reads: that article is not skipped.
+  expect(byDomId(body, "s4")!.attributes!.accessible_name).toBe("Pinned note");
+});
+
 it("finds hover-only pointers and generated text from the style rules, past an invalid selector", async () => {
   const body = await collectIn(fx.page);
   expect(byDomId(body, "r-tile")!.attributes!.cursor_on_hover).toBe("pointer");
