@@ -41,9 +41,9 @@ it("names an element by its aria-label as the full algorithm does", async () => 
   expect(byDomId(body, "n4a")!.attributes!.accessible_name).toBe("Quantity of items");
 });
 
-it("names an article, figure or dialog the library has nothing for as the full algorithm does", async () => {
+it("names elements whose only name source is a title as the full algorithm does", async () => {
   const body = await collectIn(fx.page);
-  for (const n of [1, 2, 3]) {
+  for (const n of [1, 2, 3, 5, 6, 7, 8]) {
     const fast = byDomId(body, `s${n}a`);
     const full = byDomId(body, `s${n}b`);
     expect(fast, `s${n}a`).toBeDefined();
@@ -53,8 +53,15 @@ it("names an article, figure or dialog the library has nothing for as the full a
   // Named after the fact (fixName: an article or dialog by its heading), not left empty.
   expect(byDomId(body, "s1a")!.attributes!.accessible_name).toBe("Weekly digest");
   expect(byDomId(body, "s3a")!.attributes!.accessible_name).toBe("Confirm order");
-  // A title is a source the library reads: that article is not skipped.
+  // The title, flattened, where nothing else names the element.
   expect(byDomId(body, "s4")!.attributes!.accessible_name).toBe("Pinned note");
+  for (const [id, name] of [["s5a", "Opens in a new tab"], ["s6a", "Company logo"], ["s7a", "Prices"]]) {
+    expect(byDomId(body, id)!.attributes!.accessible_name, id).toBe(name);
+  }
+  // Not taken where the library reads something else: an empty alt makes an img
+  // presentational (no name), a caption names its table.
+  expect(byDomId(body, "s9")?.attributes?.accessible_name ?? "").toBe("");
+  expect(byDomId(body, "s10")!.attributes!.accessible_name).toBe("Price list");
 });
 
 it("finds hover-only pointers and generated text from the style rules, past an invalid selector", async () => {

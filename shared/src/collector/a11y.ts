@@ -237,18 +237,62 @@ function certainlyUnnamed(el: Element, role: string, has: number): boolean {
   return !(has & NAMING_ATTRS);
 }
 
-/**
- * Tags for which dom-accessibility-api has no name source but aria-label, aria-labelledby and
- * title: no native text alternative (as fieldset/legend, table/caption, svg/title, img/alt,
- * labels have), and an implicit role that takes no name from content. Without those attributes
- * and without a role attribute (which could change the library's role) it answers "" for them.
- * These reach the library often (an article is named from its heading afterwards), and running
- * it costs a subtree query for labels and a walk (70 µs an article on a card-heavy page).
- */
-const LIBRARY_SILENT_TAGS = new Set(["article", "dialog", "figure"]);
+const HTML_NS = "http://www.w3.org/1999/xhtml";
+const SVG_NS = "http://www.w3.org/2000/svg";
 
-function librarySilent(el: Element, has: number): boolean {
-  return !(has & (NAMING_ATTRS | Attr.Role)) && LIBRARY_SILENT_TAGS.has(el.localName) && el.namespaceURI === "http://www.w3.org/1999/xhtml";
+/**
+ * HTML tags for which dom-accessibility-api (0.7.1) has no name source but aria-label,
+ * aria-labelledby and title: no native text alternative, and an implicit role (its getRole)
+ * that takes no name from content, does not prohibit naming (it maps none of these tags to
+ * generic, paragraph, emphasis and the like) and is not `menu`, which it special-cases. These
+ * reach the library often (an article to be named by its heading afterwards, a span or abbr
+ * with a title), and running it costs a subtree query for the labels it might read and a walk
+ * (~70 µs an article on a card-heavy page).
+ */
+const AUTHOR_ONLY_TAGS = new Set([
+  "article", "aside", "dialog", "figure", "footer", "header", "main", "nav", "section", "search", "address", "hgroup",
+  "div", "span", "p", "li", "ul", "ol", "dl", "dt", "dd", "blockquote", "pre", "abbr", "time", "small", "em", "strong",
+  "b", "i", "code",
+]);
+
+/**
+ * The element has no name source the library reads besides the ARIA ones and title: an
+ * author-only tag, or one whose native source is missing (an <img> without alt, a <table>
+ * without a <caption> child, an <svg> without a <title> child).
+ */
+function authorOnly(el: Element, has: number): boolean {
+  const tag = el.localName;
+  const ns = el.namespaceURI;
+  if (ns === HTML_NS) {
+    if (AUTHOR_ONLY_TAGS.has(tag)) return true;
+    // With an alt, even a blank one: an empty alt makes it presentational, which the library
+    // names "" whatever the title says.
+    if (tag === "img") return !(has & Attr.Alt);
+    if (tag === "table") return (el as HTMLTableElement).caption === null;
+    return false;
+  }
+  if (ns === SVG_NS && tag === "svg") {
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (c.localName === "title" && c.namespaceURI === SVG_NS) return false;
+    return true;
+  }
+  return false;
+}
+
+/**
+ * What the library answers for an element with no name source but title (authorOnly) and no
+ * aria-label, aria-labelledby (either spelling) or role attribute: its title (step 2I,
+ * flattened) or "". Null when the library must run, also for an element it would call hidden
+ * (2A; it answers "" then, but that path is left to it).
+ */
+function authorOnlyName(el: Element, ctx: NameContext, rendered: boolean, has: number): string | null {
+  if (has & (ARIA_NAMING | Attr.Role) || !authorOnly(el, has)) return null;
+  if (has & Attr.Hidden || (has & Attr.AriaHidden && el.getAttribute("aria-hidden") === "true")) return null;
+  if (!rendered) {
+    const cs = ctx.lib(el);
+    if (cs.getPropertyValue("display") === "none" || cs.getPropertyValue("visibility") === "hidden") return null;
+  }
+  const title = has & Attr.Title ? el.getAttribute("title") : null;
+  return title && title.trim() ? asFlatString(title) : "";
 }
 
 /**
@@ -363,8 +407,10 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   if (content) return content;
   const labelled = content === null ? (fieldLabelName(el, role, ctx, rendered, has) ?? imgAltName(el, rendered, has)) : null;
   if (labelled) return labelled;
-  // Nothing for the library to read: fixName() works from "" (an article named by its heading).
-  if (librarySilent(el, has)) return fixName(el, role, "", ctx, content === "");
+  // The library's answer known without running it; fixName() goes on from it as from the
+  // library's (an article without a title is named by its heading).
+  const authorOnly = authorOnlyName(el, ctx, rendered, has);
+  if (authorOnly !== null) return fixName(el, role, authorOnly, ctx, content === "");
   // The library (and fixName()) read `labels` through the getter (fast-labels.ts): the
   // labelable elements it can reach get theirs lent as own properties; the prototypes are
   // patched only when what it reaches is not known.
