@@ -11,6 +11,10 @@ let sl: Sightline;
 let site: StaticServer;
 let key: string;
 let releaseHang: (() => void) | null = null;
+let listeningBefore = 0;
+
+/** Listening TCP servers of this process (the server, the spares' egress proxies). */
+const listening = () => process.getActiveResourcesInfo().filter((r) => r === "TCPServerWrap").length;
 
 beforeAll(async () => {
   site = await serveStatic(FIXTURES, [
@@ -25,6 +29,7 @@ beforeAll(async () => {
       return true;
     },
   ]);
+  listeningBefore = listening();
   sl = await startSightline({
     config: { observe: observeConfig({ allowPrivateHosts: "127.0.0.1", concurrency: 1, queueLimit: 0, renderTimeoutMs: 10_000 }) },
   });
@@ -87,8 +92,10 @@ describe("render limits", () => {
     expect(pid).toBeGreaterThan(0);
     const pool = observePool();
     await until(() => pool.stats().spareContexts === 1); // the read's, made after the last request
+    expect(listening()).toBeGreaterThan(listeningBefore + 1); // the server and the spare's proxy
     await sl.close();
-    expect(pool.stats()).toMatchObject({ connected: false, spareContexts: 0, openContexts: 0 });
+    expect(pool.stats()).toMatchObject({ connected: false });
+    expect(listening()).toBe(listeningBefore);
     const alive = () => {
       try {
         process.kill(pid!, 0);

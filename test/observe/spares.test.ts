@@ -3,7 +3,8 @@
 // render), enforces the same host policy, dies with its browser, and is closed with the pool,
 // its egress proxy too.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BrowserPool, RenderTimeoutError, renderUrl, type RenderedPage } from "../../server/src/browser/index.js";
+import type { BrowserContext } from "playwright-core";
+import { BrowserPool, RenderTimeoutError, renderUrl, type ContextRecipe, type RenderedPage } from "../../server/src/browser/index.js";
 import { EgressRefusal, parseAllowList } from "../../server/src/net/index.js";
 import { CHROMIUM_PATH } from "../support/chromium.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
@@ -73,7 +74,7 @@ const visit = (javaScript = true) =>
   renderUrl(pool, { url: site.url("/visit.html"), engine: "performance", policy, timeoutMs: 20_000, javaScript }, async (r) => {
     const found = await traces(r);
     await r.page.evaluate(`document.cookie = "left=1; Max-Age=3600"; localStorage.setItem("left", "1")`);
-    return { found, left: await traces(r) };
+    return { found, left: await traces(r), proxy: r.proxy };
   });
 
 /** A fresh context's view of /visit.html: only the server's cookie and its own one refusal (the
@@ -92,18 +93,19 @@ describe("spare contexts", () => {
     expect(first.found).toEqual({ ...FRESH, proxy: first.left.proxy });
     expect(first.left).toMatchObject({ cookie: "visit=1; left=1", stored: "1", contextCookies: 2 });
     expect(pool.stats()).toMatchObject({ spareUses: 0, openContexts: 0, openPages: 0 });
-    await until(() => pool.stats().spareContexts === 1);
+    await until(() => pool.stats().sparesReady === 1);
 
-    const proxies = new Set([first.left.proxy]);
+    const proxies = new Set([first.proxy]);
     for (let i = 1; i <= 2; i++) {
       const next = await visit();
       expect(pool.stats().spareUses).toBe(i);
-      // Brand new: no cookie, storage or refusal of the render before, and its own proxy.
+      // Brand new: no cookie, storage or refusal of the render before, and its own proxy (the
+      // object: a closed proxy's port may be reused).
       expect(next.found).toMatchObject(FRESH);
-      expect(proxies.has(next.found.proxy)).toBe(false);
-      proxies.add(next.found.proxy);
+      expect(proxies.has(next.proxy)).toBe(false);
+      proxies.add(next.proxy);
       expect(pool.stats()).toMatchObject({ openContexts: 0, openPages: 0 });
-      await until(() => pool.stats().spareContexts === 1);
+      await until(() => pool.stats().sparesReady === 1);
     }
     // Nothing cached across renders either: every render fetched the stylesheet itself.
     expect(cssFetches()).toBe(3);
@@ -115,20 +117,20 @@ describe("spare contexts", () => {
     expect(pool.stats().spareUses).toBe(uses + 1);
     expect(a.found).toMatchObject(FRESH);
     expect(b.found).toMatchObject(FRESH);
-    expect(a.found.proxy).not.toBe(b.found.proxy);
-    await until(() => pool.stats().spareContexts === 1);
+    expect(a.proxy).not.toBe(b.proxy);
+    await until(() => pool.stats().sparesReady === 1);
   });
 
   it("are kept per key: JavaScript off has its own spare, which keeps the page's scripts off", async () => {
     const uses = pool.stats().spareUses;
     expect(await text("/script-replaces.html", false)).toContain("Cordgrass"); // no spare for this key yet
     expect(pool.stats().spareUses).toBe(uses);
-    await until(() => pool.stats().spareContexts === 2);
+    await until(() => pool.stats().sparesReady === 2);
     expect(await text("/script-replaces.html", false)).toContain("Cordgrass"); // on the spare: still no scripts
     expect(pool.stats().spareUses).toBe(uses + 1);
     expect(await text("/script-replaces.html", true)).toContain("Subscribe to keep reading"); // the other key's spare
     expect(pool.stats().spareUses).toBe(uses + 2);
-    await until(() => pool.stats().spareContexts === 2);
+    await until(() => pool.stats().sparesReady === 2);
 
     // Another policy object (even an equal one) is another key and gets no spare of these; with
     // two spares at most, the key asked for least recently (JavaScript off) gives way to it.
@@ -146,7 +148,7 @@ describe("spare contexts", () => {
 
   it("enforce the host policy like a fresh context: a redirect to a refused address is refused, never requested", async () => {
     await visit(); // make sure the JavaScript-on key is the one with a spare
-    await until(() => pool.stats().spareContexts >= 1);
+    await until(() => pool.stats().sparesReady >= 1);
     const uses = pool.stats().spareUses;
     other.requests.length = 0;
     const err = await renderUrl(pool, { url: site.url("/redirect-out"), engine: "performance", policy, timeoutMs: 20_000 }, async () => "loaded").catch(
@@ -158,7 +160,7 @@ describe("spare contexts", () => {
   });
 
   it("keep the render budget: a render on a spare that outlasts it times out and leaves nothing open", async () => {
-    await until(() => pool.stats().spareContexts >= 1);
+    await until(() => pool.stats().sparesReady >= 1);
     const uses = pool.stats().spareUses;
     const err = await renderUrl(pool, { url: site.url("/hang"), engine: "performance", policy, timeoutMs: 1500 }, async () => "loaded").catch(
       (e: unknown) => e,
@@ -169,27 +171,116 @@ describe("spare contexts", () => {
   });
 
   it("die with their browser: a killed browser drops them (proxies closed); the next render relaunches", async () => {
-    await until(() => pool.stats().spareContexts >= 1);
+    await until(() => pool.stats().sparesReady >= 1);
     expect(listening()).toBeGreaterThan(listeningBefore); // the spares' proxies
     const { launches, spareUses } = pool.stats();
     const pid = pool.browserPid();
     expect(pid).toBeGreaterThan(0);
     process.kill(pid!, "SIGKILL");
-    await until(() => !pool.stats().connected && listening() === listeningBefore);
-    expect(pool.stats()).toMatchObject({ spareContexts: 0 });
+    await until(() => !pool.stats().connected && listening() === listeningBefore); // proxies closed
 
     const next = await visit();
     expect(next.found).toMatchObject(FRESH);
     expect(pool.stats()).toMatchObject({ launches: launches + 1, spareUses, openContexts: 0, running: 0 });
-    await until(() => pool.stats().spareContexts === 1); // made again, on the new browser
+    await until(() => pool.stats().sparesReady === 1); // made again, on the new browser
     expect(pool.browserPid()).not.toBe(pid);
   });
 
   it("are closed with the pool, even one still being prepared, and no proxy is left listening", async () => {
-    await until(() => pool.stats().spareContexts === 1);
+    await until(() => pool.stats().sparesReady === 1);
     await text("/article.html", false); // a spare for JavaScript off starts being prepared now
     await pool.close();
-    expect(pool.stats()).toMatchObject({ connected: false, spareContexts: 0, openContexts: 0 });
+    expect(pool.stats()).toMatchObject({ connected: false });
     expect(listening()).toBe(listeningBefore);
+  });
+});
+
+/** A recipe whose resources are counted, and whose setup the test can hold up. */
+function counted(key: string, setup: (context: BrowserContext) => Promise<void> = async () => {}) {
+  const counts = { opened: 0, closed: 0 };
+  const recipe: ContextRecipe<null> = {
+    key,
+    open: async () => {
+      counts.opened++;
+      return { value: null, options: {}, close: async () => void counts.closed++ };
+    },
+    setup,
+  };
+  return { recipe, counts };
+}
+const never = () => new Promise<void>(() => {});
+
+describe("spare contexts that are slow or cut short", () => {
+  let slow: BrowserPool;
+  beforeAll(() => {
+    // Waits that, if the pool fell back on them, would outlast the test (it fails by timeout).
+    slow = new BrowserPool({ executablePath: CHROMIUM_PATH, concurrency: 1, queueLimit: 0, spares: 1, sparePrepareTimeoutMs: 600_000, closeTimeoutMs: 600_000 });
+  });
+  afterAll(() => slow?.close());
+
+  it("do not hold up a render: a spare still being prepared gives way and the render makes its own context", async () => {
+    let hangNext = false;
+    const { recipe, counts } = counted("stuck", async () => {
+      if (!hangNext) return;
+      hangNext = false;
+      await never(); // the spare made after the first render never gets ready
+    });
+    await slow.withRecipe(recipe, async () => void (hangNext = true), { timeoutMs: 20_000 });
+    const { spareUses } = slow.stats();
+    // A 5 s budget (read's second pass has that much at least): made on the spot, not a 504.
+    expect(await slow.withRecipe(recipe, async ({ page }) => page.evaluate("1 + 1"), { timeoutMs: 5_000 })).toBe(2);
+    expect(slow.stats()).toMatchObject({ spareUses, running: 0, openContexts: 0, openPages: 0 });
+    // The stuck spare was dropped; all but the new spare's resources are closed.
+    await until(() => counts.closed === counts.opened - 1);
+  });
+
+  it("make nothing after the budget ran out: a context whose setup outlasts the budget never gets its page", async () => {
+    let release = () => {};
+    const setupDone = new Promise<void>((resolve) => (release = resolve));
+    let slowNext = true;
+    let newPages = 0;
+    const { recipe, counts } = counted("late", async (context) => {
+      if (!slowNext) return;
+      slowNext = false;
+      const newPage = context.newPage.bind(context);
+      context.newPage = () => {
+        newPages++;
+        return newPage();
+      };
+      await setupDone; // the routes are still being set when the budget runs out
+    });
+    // No spare for this key yet: the render makes its context, which is slow.
+    const err = await slow.withRecipe(recipe, async () => "rendered", { timeoutMs: 800 }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RenderTimeoutError);
+    expect(slow.stats()).toMatchObject({ running: 0, openContexts: 0, openPages: 0 });
+    release();
+    await setupDone;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(newPages).toBe(0);
+    await until(() => counts.closed === counts.opened - 1); // all but the next spare's
+  });
+
+  it("are made again only after the request's last render when the caller says more renders follow", async () => {
+    const { recipe, counts } = counted("deferred");
+    let done = () => {};
+    const requestDone = new Promise<void>((resolve) => (done = resolve));
+    await slow.withRecipe(recipe, async () => {}, { timeoutMs: 20_000, refillAfter: requestDone });
+    expect(counts.opened).toBe(1); // its own context only: no spare started yet
+    done();
+    await until(() => counts.opened === 2);
+    await until(() => slow.stats().sparesReady === 1);
+  });
+
+  it("do not hold up shutdown: the pool closes while a spare's page is still opening", async () => {
+    const { recipe, counts } = counted("closing", async () => {
+      // The spare's setup is done and its page is about to open: close the pool then.
+      if (counts.opened === 2) setImmediate(() => void (closing = slow.close()));
+    });
+    let closing: Promise<void> | null = null;
+    await slow.withRecipe(recipe, async () => {}, { timeoutMs: 20_000 });
+    await until(() => closing !== null);
+    await closing;
+    expect(counts.closed).toBe(counts.opened);
+    expect(slow.stats()).toMatchObject({ connected: false });
   });
 });

@@ -6,7 +6,8 @@ import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
 import { BrowserCrashedError, PoolClosedError, RenderTimeoutError } from "./errors.js";
 import { Slots } from "./slots.js";
-import { Holdings, SpareShelf, prepareContext, within, type ContextRecipe, type PreparedContext } from "./spares.js";
+import { Holdings, settled, within } from "./holdings.js";
+import { SpareShelf, prepareContext, type ContextRecipe, type PreparedContext } from "./spares.js";
 
 /** Flags that keep Chromium quiet on a small machine and off the network on its own account
  * (background updates, sync, QUIC). Tests launch Chromium with these too. */
@@ -45,6 +46,8 @@ export interface PoolOptions {
   closeTimeoutMs?: number;
   /** Spare contexts kept ready for withRecipe renders, one per recipe key at most (default 0). */
   spares?: number;
+  /** A spare not ready by then is dropped (default: twice closeTimeoutMs, at least 10 s). */
+  sparePrepareTimeoutMs?: number;
   log?: (level: "info" | "warn", msg: string, fields?: Record<string, unknown>) => void;
 }
 
@@ -60,6 +63,8 @@ export interface PoolStats {
   openPages: number;
   /** Spare contexts held for the next renders (at most one per recipe key; 0 after close). */
   spareContexts: number;
+  /** Spares ready to be taken now (the others are still being prepared or being closed). */
+  sparesReady: number;
   /** Renders that started on a spare context so far. */
   spareUses: number;
 }
@@ -67,7 +72,14 @@ export interface PoolStats {
 export interface RenderBudget {
   /** Time for the work once the browser is up; the context is closed when it runs out. */
   timeoutMs: number;
+  /** withRecipe: the recipe's spare is made again only once this settles (more renders of the
+   *  same request follow, and making a spare meanwhile would slow them on a small machine). */
+  refillAfter?: Promise<unknown>;
 }
+
+/** Longest a render waits for a spare still being prepared (usually ~300 ms from done) before
+ *  it drops it and makes its own context; a quarter of the budget at most. */
+const SPARE_WAIT_MS = 1000;
 
 /** The headless default says "HeadlessChrome", which some sites refuse; present as desktop Chrome. */
 export function desktopUserAgent(version: string): string {
@@ -89,7 +101,9 @@ export class BrowserPool {
     this.slots = new Slots(Math.max(1, opts.concurrency), Math.max(0, opts.queueLimit));
     this.shelf = new SpareShelf({
       max: Math.max(0, opts.spares ?? 0),
-      prepareTimeoutMs: Math.max(5000, opts.closeTimeoutMs ?? 5000) * 2,
+      // Making a spare is two browser steps (new context, first page) of the kind closeTimeoutMs
+      // bounds; far past both, the browser is wedged rather than slow.
+      prepareTimeoutMs: opts.sparePrepareTimeoutMs ?? Math.max(5000, opts.closeTimeoutMs ?? 5000) * 2,
       log: opts.log,
     });
   }
@@ -105,6 +119,7 @@ export class BrowserPool {
       openContexts: contexts.length,
       openPages: contexts.reduce((n, c) => n + c.pages().length, 0),
       spareContexts: all.length - contexts.length,
+      sparesReady: this.shelf.readyCount(),
       spareUses: this.shelf.uses,
     };
   }
@@ -156,9 +171,11 @@ export class BrowserPool {
   /**
    * Like withContext, for a context made from `recipe` with one page open: a spare with the
    * recipe's key when there is one (made ahead, never used by anyone), else made on the spot.
-   * Afterwards a new spare for the key is prepared in the background (when spares are on); not
-   * earlier: on 2 cores, making a spare while its taker renders slowed that render (a one-off
-   * in-process measurement, read of the bench article with 500 ms pauses: 873 vs 337 ms).
+   * A spare still being prepared is waited for briefly (SPARE_WAIT_MS), never past the budget.
+   * Afterwards (or once budget.refillAfter settles) a new spare for the key is prepared in the
+   * background (when spares are on); not earlier: on 2 cores, making a spare while its taker
+   * renders slowed that render (a one-off in-process measurement, read of the bench article
+   * with 500 ms pauses: 873 vs 337 ms).
    */
   async withRecipe<R, T>(
     recipe: ContextRecipe<R>,
@@ -176,9 +193,14 @@ export class BrowserPool {
             const spare = this.shelf.take<R>(recipe.key, browser);
             if (spare) {
               held.add(() => spare.dispose());
-              const made = await spare.ready;
-              if (made && spare.usable() && (recipe.untouched?.(made.resources) ?? true)) return made;
-              await spare.dispose(); // broken or dropped meanwhile: make a context as if there were none
+              // Not waited for past the budget (release cuts it) nor long: a slow spare gives way.
+              const wait = Math.min(SPARE_WAIT_MS, budget.timeoutMs / 4);
+              const made = await held.unlessReleased(within(spare.ready, wait, null));
+              if (made && spare.usable() && (recipe.untouched?.(made.resources) ?? true)) {
+                this.shelf.uses++;
+                return made;
+              }
+              void spare.dispose(); // not ready, broken or dropped: make a context as if there were none
             }
             return prepareContext(browser, recipe, this.baseOptions(browser), held, (c) => this.closeContext(c));
           },
@@ -186,7 +208,9 @@ export class BrowserPool {
         ),
       );
     } finally {
-      if (ran.on) this.refill(recipe, ran.on);
+      const browser = ran.on;
+      if (browser && budget.refillAfter) void settled(budget.refillAfter).then(() => this.refill(recipe, browser));
+      else if (browser) this.refill(recipe, browser);
     }
   }
 
@@ -257,17 +281,12 @@ export class BrowserPool {
       clearTimeout(timer);
       browser.off("disconnected", onDisconnect);
       job.catch(() => {}); // it settles once the context is closed
-      // A context still on its way (newContext in flight when the budget ran out) is waited for
-      // a while, so it is closed here; one later than that is closed as it arrives (Holdings).
-      await within(
-        opening.then(
-          () => {},
-          () => {},
-        ),
-        this.opts.closeTimeoutMs ?? 5000,
-        undefined,
-      );
+      // Released first, so an opening cut short by the budget starts no further step; what it
+      // still had in flight (newContext) is closed as it arrives, and waited for a while so it is
+      // closed by the time the render answers.
       await held.release();
+      const wait = this.opts.closeTimeoutMs ?? 5000;
+      await within(settled(opening).then(() => held.idle()), wait, undefined);
     }
   }
 
@@ -338,6 +357,6 @@ export class BrowserPool {
     this.browser = null;
     if (launching) await launching.then((b) => b.close(), () => {}).catch(() => {});
     await browser?.close().catch(() => {});
-    await spares;
+    await within(spares, this.opts.closeTimeoutMs ?? 5000, undefined);
   }
 }

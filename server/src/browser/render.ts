@@ -16,6 +16,9 @@ export interface RenderRequest {
   lookup?: Lookup;
   /** false: the page's own scripts never run (read mode's first pass); default true. */
   javaScript?: boolean;
+  /** More renders of the same request follow: the spare used here is made again only once this
+   *  settles (the pool's RenderBudget.refillAfter). */
+  refillAfter?: Promise<unknown>;
 }
 
 export interface RenderedPage {
@@ -109,7 +112,7 @@ export async function renderUrl<T>(
       }
       return use({ page, response, deadline, proxy });
     },
-    { timeoutMs: req.timeoutMs },
+    { timeoutMs: req.timeoutMs, refillAfter: req.refillAfter },
   );
 }
 

@@ -2,7 +2,9 @@
 // such as the egress proxy, the recipe's routes, one blank page open), so the next render with
 // the same recipe key skips Chromium's page start (the renderer process: ~215 ms of a ~560 ms
 // warm read). A spare is never navigated, goes to one render only and dies with its browser.
+// Each idle spare keeps a renderer process (and its proxy) alive until it is taken or dropped.
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
+import { Holdings, ReleasedError, noop, settled, within } from "./holdings.js";
 
 /** How a render's context is made, ahead of time (a spare) or on the spot. */
 export interface ContextRecipe<R> {
@@ -30,43 +32,12 @@ export interface PreparedContext<R> {
   resources: R;
 }
 
-/** Things to close, last opened first; anything added after release() is closed at once. */
-export class Holdings {
-  private readonly items: Array<() => Promise<unknown>> = [];
-  private released = false;
-  private late: Promise<void> = Promise.resolve();
-
-  add(close: () => Promise<unknown>): void {
-    if (!this.released) this.items.push(close);
-    else this.late = this.late.then(close).then(noop, noop);
-  }
-
-  async release(): Promise<void> {
-    this.released = true;
-    for (let close = this.items.pop(); close; close = this.items.pop()) await close().catch(noop);
-  }
-
-  /** Resolves once what arrived after release() is closed too. */
-  idle(): Promise<void> {
-    return this.late;
-  }
-}
-
-const noop = () => {};
-
-/** Resolves with `promise`, or with `fallback` after `ms` (the timer does not outlive it). */
-export function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<T>((resolve) => {
-    timer = setTimeout(() => resolve(fallback), ms);
-  });
-  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
-}
-
 /**
  * Makes a context from `recipe` on `browser`: resources, context, routes, one page. Everything
  * made is added to `held` as soon as it exists, so whoever releases `held` closes it even when
- * this is cut short. `seen` learns of the context (before its page is open).
+ * this is cut short; once `held` is released no further step starts (ReleasedError), and a step
+ * on the held context (routes, the page) is not waited for. `seen` learns of the context (before
+ * its page is open).
  */
 export async function prepareContext<R>(
   browser: Browser,
@@ -74,27 +45,39 @@ export async function prepareContext<R>(
   base: BrowserContextOptions,
   held: Holdings,
   closeContext: (context: BrowserContext) => Promise<void>,
-  seen: (context: BrowserContext) => void = () => {},
+  seen: (context: BrowserContext) => void = noop,
 ): Promise<PreparedContext<R>> {
+  const go = () => {
+    if (held.released) throw new ReleasedError();
+  };
+  go();
   const resources = await recipe.open();
   held.add(() => resources.close());
+  go();
   const context = await browser.newContext({ ...base, ...resources.options });
   seen(context);
   held.add(() => closeContext(context));
-  await recipe.setup(context, resources.value);
-  const page = await context.newPage();
+  go();
+  await held.unlessReleased(recipe.setup(context, resources.value));
+  // newPage() in flight when its context closes never settles (playwright-core 1.64).
+  const page = await held.unlessReleased(context.newPage());
   return { context, page, resources: resources.value };
 }
 
-/** One spare: being prepared, then ready; taken by one render or dropped. */
+/** Preparing, then ready; taken by one render (then the render's to close) or dropped. */
+export type SpareState = "preparing" | "ready" | "taken" | "dropped";
+
+/** One spare context. */
 export class Spare<R = unknown> {
   readonly held = new Holdings();
-  /** The prepared context, or null when preparing failed or the spare was dropped meanwhile. */
+  state: SpareState = "preparing";
+  /** The prepared context, or null when preparing failed, timed out or the spare was dropped
+   *  meanwhile (settles at once on dispose()). */
   readonly ready: Promise<PreparedContext<R> | null>;
-  context: BrowserContext | null = null;
-  taken = false;
+  private readonly making: Promise<PreparedContext<R>>;
   private broken = false;
   private disposing: Promise<void> | null = null;
+  private onDispose: () => void = noop;
 
   constructor(
     readonly key: string,
@@ -103,26 +86,28 @@ export class Spare<R = unknown> {
     timeoutMs: number,
     onFailure: (err: unknown) => void,
   ) {
-    const timedOut = Symbol("timeout");
+    const dropped = new Promise<"dropped">((resolve) => (this.onDispose = () => resolve("dropped")));
+    const making = make(this);
+    this.making = making;
     this.ready = (async () => {
-      try {
-        const made = await within<PreparedContext<R> | typeof timedOut>(make(this), timeoutMs, timedOut);
-        if (made === timedOut) throw new Error(`the spare context was not ready within ${timeoutMs} ms`);
-        if (this.disposing) {
-          await this.held.idle(); // dropped while being made: what it made is closed as it came
-          return null;
-        }
-        // A renderer that crashed or a context closed under it makes the spare useless.
-        made.page.once("crash", () => (this.broken = true));
-        made.page.once("close", () => (this.broken = true));
-        made.context.once("close", () => (this.broken = true));
-        return made;
-      } catch (err) {
-        if (!this.disposing) onFailure(err);
-        await this.dispose();
-        await this.held.idle();
+      const outcome = await within<{ made: PreparedContext<R> } | { failed: unknown } | "dropped" | "timeout">(
+        Promise.race([making.then((made) => ({ made }), (failed: unknown) => ({ failed })), dropped]),
+        timeoutMs,
+        "timeout",
+      );
+      if (outcome === "dropped" || this.disposing) return null; // dispose() closes what it made
+      if (outcome === "timeout" || "failed" in outcome) {
+        onFailure(outcome === "timeout" ? new Error(`the spare context was not ready within ${timeoutMs} ms`) : outcome.failed);
+        await this.closed();
         return null;
       }
+      const made = outcome.made;
+      // A renderer that crashed or a context closed under it makes the spare useless.
+      made.page.once("crash", () => (this.broken = true));
+      made.page.once("close", () => (this.broken = true));
+      made.context.once("close", () => (this.broken = true));
+      if (this.state === "preparing") this.state = "ready";
+      return made;
     })();
   }
 
@@ -131,9 +116,22 @@ export class Spare<R = unknown> {
     return !this.broken && !this.disposing && this.browser.isConnected();
   }
 
-  /** Closes the context (if made) and then its resources; once, however often it is called. */
+  /** Closes the context (if made) and then its resources; once, however often it is called.
+   *  Whatever is still being made is closed as it arrives. */
   dispose(): Promise<void> {
-    return (this.disposing ??= this.held.release());
+    if (!this.disposing) {
+      if (this.state !== "taken") this.state = "dropped";
+      this.disposing = this.held.release();
+      this.onDispose();
+    }
+    return this.disposing;
+  }
+
+  /** Disposes and resolves once everything the spare made is closed, late arrivals too. */
+  async closed(): Promise<void> {
+    await this.dispose();
+    await settled(this.making); // prompt once released: no step is waited for after that
+    await this.held.idle();
   }
 }
 
@@ -153,10 +151,10 @@ export interface SpareShelfOptions {
  */
 export class SpareShelf {
   private readonly spares = new Map<string, Spare>();
-  /** Contexts of spares not handed out (being prepared, ready or being closed). */
-  private readonly owned = new Set<BrowserContext>();
+  /** The spare each spare context was made for (its state says whether it is still the shelf's). */
+  private readonly contexts = new WeakMap<BrowserContext, Spare>();
   /** Preparations and closings under way (close() waits for them). */
-  private readonly pending = new Set<Promise<unknown>>();
+  private readonly pending = new Set<Promise<void>>();
   /** When a render last asked for each key. */
   private readonly wanted = new Map<string, number>();
   private wants = 0;
@@ -177,17 +175,22 @@ export class SpareShelf {
     }
   }
 
-  /** Whether a context is a spare's (not handed out), for the pool's leak accounting. */
+  /** Whether a context is a spare's not handed out (being prepared, ready or being closed),
+   *  for the pool's leak accounting. */
   owns(context: BrowserContext): boolean {
-    return this.owned.has(context);
+    const spare = this.contexts.get(context);
+    return !!spare && spare.state !== "taken";
   }
 
-  /** Spares on the shelf (ready or being prepared). */
-  get size(): number {
-    return this.spares.size;
+  /** Spares on the shelf that are ready now (not still being prepared). */
+  readyCount(): number {
+    let n = 0;
+    for (const spare of this.spares.values()) if (spare.state === "ready") n++;
+    return n;
   }
 
-  /** Hands over the spare for `key` on `browser`, or null; the caller must dispose() it. */
+  /** Hands over the spare for `key` on `browser` (ready or still being prepared), or null; the
+   *  caller must dispose() it. */
   take<R>(key: string, browser: Browser): Spare<R> | null {
     const spare = this.spares.get(key);
     if (!spare) return null;
@@ -196,9 +199,7 @@ export class SpareShelf {
       this.drop(spare);
       return null;
     }
-    spare.taken = true;
-    if (spare.context) this.owned.delete(spare.context);
-    this.uses++;
+    spare.state = "taken";
     return spare as Spare<R>;
   }
 
@@ -214,11 +215,7 @@ export class SpareShelf {
     const spare: Spare<R> = new Spare<R>(
       recipe.key,
       browser,
-      (s) =>
-        prepareContext(browser, recipe, base, s.held, closeContext, (context) => {
-          s.context = context;
-          if (!s.taken) this.owned.add(context);
-        }),
+      (s) => prepareContext(browser, recipe, base, s.held, closeContext, (context) => this.contexts.set(context, s as Spare)),
       this.opts.prepareTimeoutMs,
       (err) => {
         if (this.spares.get(recipe.key) === spare) this.spares.delete(recipe.key);
@@ -230,11 +227,7 @@ export class SpareShelf {
       },
     );
     this.spares.set(recipe.key, spare as Spare);
-    this.track(
-      spare.ready.then((made) => {
-        if (!made && spare.context) this.owned.delete(spare.context); // it failed and was closed
-      }),
-    );
+    this.track(spare.ready);
   }
 
   /** Drops every spare of `browser` (it died or is being replaced). */
@@ -251,7 +244,7 @@ export class SpareShelf {
     this.closed = true;
     for (const spare of this.spares.values()) this.drop(spare);
     this.spares.clear();
-    while (this.pending.size > 0) await Promise.allSettled([...this.pending]);
+    while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
 
   private evictFor(key: string): boolean {
@@ -267,19 +260,12 @@ export class SpareShelf {
   }
 
   private drop(spare: Spare): void {
-    this.track(
-      spare.dispose().finally(() => {
-        if (spare.context) this.owned.delete(spare.context);
-      }),
-    );
+    this.track(spare.closed());
   }
 
   private track(p: Promise<unknown>): void {
-    const settled = p.then(
-      () => {},
-      () => {},
-    );
-    this.pending.add(settled);
-    void settled.finally(() => this.pending.delete(settled));
+    const done = settled(p);
+    this.pending.add(done);
+    void done.finally(() => this.pending.delete(done));
   }
 }

@@ -63,20 +63,30 @@ const MIN_SCRIPT_PASS_MS = 5_000;
 /** Read mode on a URL: JavaScript off first, on only when needed (modes/read.ts, needsScripts). */
 async function readUrl(deps: ObserveDeps, req: ObserveRequest, engine: EngineName): Promise<ReadContent> {
   const started = Date.now();
-  const render = (javaScript: boolean, timeoutMs: number) =>
-    renderUrl(deps.pool, { url: req.url, engine, policy: deps.policy, timeoutMs, lookup: deps.lookup, javaScript }, ({ page }) => readPageUnclipped(page, req));
-  const plain = await render(false, deps.renderTimeoutMs);
-  if (!needsScripts(plain)) return clipReading(plain, req);
-  let scripted: ReadContent;
+  // The spare the first pass used is made again once the request is done, not while the
+  // JavaScript pass renders (on a small machine the two slow each other).
+  let done = () => {};
+  const requestDone = new Promise<void>((resolve) => (done = resolve));
+  const render = (javaScript: boolean, timeoutMs: number, refillAfter?: Promise<unknown>) =>
+    renderUrl(deps.pool, { url: req.url, engine, policy: deps.policy, timeoutMs, lookup: deps.lookup, javaScript, refillAfter }, ({ page }) =>
+      readPageUnclipped(page, req),
+    );
   try {
-    scripted = await render(true, Math.max(MIN_SCRIPT_PASS_MS, deps.renderTimeoutMs - (Date.now() - started)));
-  } catch (err) {
-    // The scripted pass failed (a script bounced the page to nowhere, a timeout): what the
-    // server sent is still an answer, unless it held nothing at all.
-    if (readingChars(plain) > 0 && !(err instanceof EgressRefusal)) return clipReading(plain, req);
-    throw err;
+    const plain = await render(false, deps.renderTimeoutMs, requestDone);
+    if (!needsScripts(plain)) return clipReading(plain, req);
+    let scripted: ReadContent;
+    try {
+      scripted = await render(true, Math.max(MIN_SCRIPT_PASS_MS, deps.renderTimeoutMs - (Date.now() - started)));
+    } catch (err) {
+      // The scripted pass failed (a script bounced the page to nowhere, a timeout): what the
+      // server sent is still an answer, unless it held nothing at all.
+      if (readingChars(plain) > 0 && !(err instanceof EgressRefusal)) return clipReading(plain, req);
+      throw err;
+    }
+    return clipReading(readingChars(scripted) > readingChars(plain) ? scripted : plain, req);
+  } finally {
+    done();
   }
-  return clipReading(readingChars(scripted) > readingChars(plain) ? scripted : plain, req);
 }
 
 async function mapPage(deps: ObserveDeps, page: Page, req: ObserveRequest, attributes: boolean) {
