@@ -63,8 +63,9 @@ export interface PoolStats {
   openPages: number;
   /** Spare contexts held for the next renders (at most one per recipe key; 0 after close). */
   spareContexts: number;
-  /** Spares ready to be taken now (the others are still being prepared or being closed). */
+  /** Spares ready to be taken now, and spares still being prepared. */
   sparesReady: number;
+  sparesPreparing: number;
   /** Renders that started on a spare context so far. */
   spareUses: number;
 }
@@ -111,6 +112,7 @@ export class BrowserPool {
   stats(): PoolStats {
     const all = this.browser?.isConnected() ? this.browser.contexts() : [];
     const contexts = all.filter((c) => !this.shelf.owns(c));
+    const spares = this.shelf.counts();
     return {
       running: this.slots.running,
       queued: this.slots.queued,
@@ -119,7 +121,8 @@ export class BrowserPool {
       openContexts: contexts.length,
       openPages: contexts.reduce((n, c) => n + c.pages().length, 0),
       spareContexts: all.length - contexts.length,
-      sparesReady: this.shelf.readyCount(),
+      sparesReady: spares.ready,
+      sparesPreparing: spares.preparing,
       spareUses: this.shelf.uses,
     };
   }

@@ -182,10 +182,10 @@ export class SpareShelf {
     return !!spare && spare.state !== "taken";
   }
 
-  /** Spares on the shelf that are ready now (not still being prepared). */
-  readyCount(): number {
-    let n = 0;
-    for (const spare of this.spares.values()) if (spare.state === "ready") n++;
+  /** Spares on the shelf by state: ready now, or still being prepared. */
+  counts(): { ready: number; preparing: number } {
+    const n = { ready: 0, preparing: 0 };
+    for (const spare of this.spares.values()) if (spare.state === "ready" || spare.state === "preparing") n[spare.state]++;
     return n;
   }
 
