@@ -167,6 +167,8 @@ async function spares(site: BenchSite) {
     const bodies = [
       ["read, article", { url: site.url("/article") }],
       ["map, article", { url: site.url("/article"), mode: "map" }],
+      // Too little text without its script: read renders twice (JavaScript off, then on).
+      ["read, /late (two passes)", { url: site.url("/late") }],
     ] as const;
     for (const [, b] of sides) for (const [, body] of bodies) await call(b, body); // launch, warm
     for (const [label, body] of bodies) {
