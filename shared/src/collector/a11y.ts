@@ -409,8 +409,8 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   if (labelled) return labelled;
   // The library's answer known without running it; fixName() goes on from it as from the
   // library's (an article without a title is named by its heading).
-  const authorOnly = authorOnlyName(el, ctx, rendered, has);
-  if (authorOnly !== null) return fixName(el, role, authorOnly, ctx, content === "");
+  const fromTitle = authorOnlyName(el, ctx, rendered, has);
+  if (fromTitle !== null) return fixName(el, role, fromTitle, ctx, content === "");
   // The library (and fixName()) read `labels` through the getter (fast-labels.ts): the
   // labelable elements it can reach get theirs lent as own properties; the prototypes are
   // patched only when what it reaches is not known.
