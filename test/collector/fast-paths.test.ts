@@ -28,28 +28,30 @@ it("reports every link's href exactly as the browser resolves it", async () => {
   expect(byDomId(body, "h-absolute")!.attributes!.href).toBe("https://example.com/y");
 });
 
+type Body = Awaited<ReturnType<typeof collectIn>>;
+
+/** Each fixture pair `${prefix}${n}a` (a shortcut) / `${prefix}${n}b` (the same element sent
+ *  through the full algorithm by a dangling aria-labelledby) has one name and one role. */
+function expectPairsAgree(body: Body, prefix: string, ns: number[]): void {
+  for (const n of ns) {
+    const fast = byDomId(body, `${prefix}${n}a`);
+    const full = byDomId(body, `${prefix}${n}b`);
+    expect(fast, `${prefix}${n}a`).toBeDefined();
+    expect(fast!.attributes!.accessible_name, `${prefix}${n}`).toBe(full!.attributes!.accessible_name);
+    expect(fast!.attributes!.role, `${prefix}${n}`).toBe(full!.attributes!.role);
+  }
+}
+
 it("names an element by its aria-label as the full algorithm does", async () => {
   const body = await collectIn(fx.page);
-  for (const n of [1, 2, 3, 4, 5, 6]) {
-    const fast = byDomId(body, `n${n}a`);
-    const full = byDomId(body, `n${n}b`);
-    expect(fast, `n${n}a`).toBeDefined();
-    expect(fast!.attributes!.accessible_name, `n${n}`).toBe(full!.attributes!.accessible_name);
-    expect(fast!.attributes!.role, `n${n}`).toBe(full!.attributes!.role);
-  }
+  expectPairsAgree(body, "n", [1, 2, 3, 4, 5, 6]);
   expect(byDomId(body, "n2a")!.attributes!.accessible_name).toBe("Save now");
   expect(byDomId(body, "n4a")!.attributes!.accessible_name).toBe("Quantity of items");
 });
 
 it("names elements whose only name source is a title as the full algorithm does", async () => {
   const body = await collectIn(fx.page);
-  for (const n of [1, 2, 3, 5, 6, 7, 8]) {
-    const fast = byDomId(body, `s${n}a`);
-    const full = byDomId(body, `s${n}b`);
-    expect(fast, `s${n}a`).toBeDefined();
-    expect(fast!.attributes!.accessible_name, `s${n}`).toBe(full!.attributes!.accessible_name);
-    expect(fast!.attributes!.role, `s${n}`).toBe(full!.attributes!.role);
-  }
+  expectPairsAgree(body, "s", [1, 2, 3, 5, 6, 7, 8]);
   // Named after the fact (fixName: an article or dialog by its heading), not left empty.
   expect(byDomId(body, "s1a")!.attributes!.accessible_name).toBe("Weekly digest");
   expect(byDomId(body, "s3a")!.attributes!.accessible_name).toBe("Confirm order");
