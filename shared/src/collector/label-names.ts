@@ -36,9 +36,9 @@ let budget = 0;
 
 /** An attribute that could change the library's answer for a descendant (role, aria-*, slot, …). */
 function hasNamingAttribute(el: Element): boolean {
-  const attrs = el.attributes;
-  for (let i = 0; i < attrs.length; i++) {
-    const n = attrs[i].name;
+  if (!el.hasAttributes()) return false;
+  // Names as strings: `attributes` would materialise an Attr node for each (as scanAttributes).
+  for (const n of el.getAttributeNames()) {
     if (n === "role" || n === "slot" || n === "contenteditable" || (n.startsWith("aria-") && n !== "aria-hidden")) return true;
   }
   return false;
