@@ -22,6 +22,11 @@ export class Holdings {
     return this.isReleased;
   }
 
+  /** Throws ReleasedError once release() was called: a step about to start is not started. */
+  throwIfReleased(): void {
+    if (this.isReleased) throw new ReleasedError();
+  }
+
   add(close: () => Promise<unknown>): void {
     if (!this.isReleased) this.items.push(close);
     else this.late = this.late.then(close).then(noop, noop);

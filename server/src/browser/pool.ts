@@ -95,6 +95,8 @@ export class BrowserPool {
   private closed = false;
   private readonly slots: Slots;
   private readonly shelf: SpareShelf;
+  /** Renders that started on a spare context. */
+  private spareUses = 0;
   /** A switch Chromium ignores, so this pool's browser process can be found (tests, ops). */
   private readonly marker = `--sightline-pool=${randomUUID()}`;
 
@@ -123,7 +125,7 @@ export class BrowserPool {
       spareContexts: all.length - contexts.length,
       sparesReady: spares.ready,
       sparesPreparing: spares.preparing,
-      spareUses: this.shelf.uses,
+      spareUses: this.spareUses,
     };
   }
 
@@ -200,7 +202,7 @@ export class BrowserPool {
               const wait = Math.min(SPARE_WAIT_MS, budget.timeoutMs / 4);
               const made = await held.unlessReleased(within(spare.ready, wait, null));
               if (made && spare.usable() && (recipe.untouched?.(made.resources) ?? true)) {
-                this.shelf.uses++;
+                this.spareUses++;
                 return made;
               }
               void spare.dispose(); // not ready, broken or dropped: make a context as if there were none
@@ -212,8 +214,7 @@ export class BrowserPool {
       );
     } finally {
       const browser = ran.on;
-      if (browser && budget.refillAfter) void settled(budget.refillAfter).then(() => this.refill(recipe, browser));
-      else if (browser) this.refill(recipe, browser);
+      if (browser) void settled(budget.refillAfter ?? Promise.resolve()).then(() => this.refill(recipe, browser));
     }
   }
 

@@ -4,7 +4,7 @@
 // warm read). A spare is never navigated, goes to one render only and dies with its browser.
 // Each idle spare keeps a renderer process (and its proxy) alive until it is taken or dropped.
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { Holdings, ReleasedError, noop, settled, within } from "./holdings.js";
+import { Holdings, noop, settled, within } from "./holdings.js";
 
 /** How a render's context is made, ahead of time (a spare) or on the spot. */
 export interface ContextRecipe<R> {
@@ -47,17 +47,14 @@ export async function prepareContext<R>(
   closeContext: (context: BrowserContext) => Promise<void>,
   seen: (context: BrowserContext) => void = noop,
 ): Promise<PreparedContext<R>> {
-  const go = () => {
-    if (held.released) throw new ReleasedError();
-  };
-  go();
+  held.throwIfReleased();
   const resources = await recipe.open();
   held.add(() => resources.close());
-  go();
+  held.throwIfReleased();
   const context = await browser.newContext({ ...base, ...resources.options });
   seen(context);
   held.add(() => closeContext(context));
-  go();
+  held.throwIfReleased();
   await held.unlessReleased(recipe.setup(context, resources.value));
   // newPage() in flight when its context closes never settles (playwright-core 1.64).
   const page = await held.unlessReleased(context.newPage());
@@ -159,8 +156,6 @@ export class SpareShelf {
   private readonly wanted = new Map<string, number>();
   private wants = 0;
   private closed = false;
-  /** Renders that started on a spare. */
-  uses = 0;
 
   constructor(private readonly opts: SpareShelfOptions) {}
 
