@@ -7,6 +7,7 @@ import { NAME_FROM_CONTENT, asFlatString, asciiNorm, contentText, fixName, type 
 import { ARIA_LABELLEDBY, ARIA_NAMING, Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
 import { LABELABLE_SELECTOR, type LabelPatch } from "./fast-labels.js";
 import { knownTextContent } from "./text.js";
+import { HTML_NS, SVG_NS } from "./namespaces.js";
 import { labelName } from "./label-names.js";
 
 /** Attr bits of an element, for callers that have not scanned it already. */
@@ -236,9 +237,6 @@ function certainlyUnnamed(el: Element, role: string, has: number): boolean {
   if (NATIVELY_NAMED.has(el.localName)) return false;
   return !(has & NAMING_ATTRS);
 }
-
-const HTML_NS = "http://www.w3.org/1999/xhtml";
-const SVG_NS = "http://www.w3.org/2000/svg";
 
 /**
  * HTML tags for which dom-accessibility-api (0.7.1) has no name source but aria-label,

@@ -11,6 +11,8 @@
 // optimised code that read any property of such an element: patching on every collect() threw
 // away the JIT's work each time (about a fifth of collect() on a big page).
 
+import { HTML_NS } from "./namespaces.js";
+
 /** The labelable elements (HTML): local name and interface. */
 const LABELABLE: ReadonlyArray<readonly [string, string]> = [
   ["input", "HTMLInputElement"], ["button", "HTMLButtonElement"], ["select", "HTMLSelectElement"],
@@ -46,8 +48,6 @@ export function labelsOf(el: Element, maps: Maps): HTMLLabelElement[] {
   }
   return m.get(el) ?? EMPTY;
 }
-
-const HTML_NS = "http://www.w3.org/1999/xhtml";
 
 export interface LabelPatch {
   /** Register a frame's window (same-origin frames have their own prototypes). */

@@ -5,12 +5,12 @@
 // followed by the path verbatim; anything else, and every other kind of href, asks the getter,
 // once per distinct attribute value per document.
 
+import { HTML_NS } from "./namespaces.js";
+
 /** Path, query and fragment characters the URL parser copies unchanged (no ' " < > ` { } ^ | \ space). */
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@%/?#]*$/;
 /** Dot segments ("/./", "/../", "/.", also percent-encoded) are rewritten by the parser. */
 const DOT_SEGMENT = /\/(?:\.|%2e)/i;
-
-const HTML_NS = "http://www.w3.org/1999/xhtml";
 
 export interface HrefResolver {
   resolve(el: HTMLAnchorElement | HTMLAreaElement): string | null;

@@ -15,6 +15,7 @@
 // Anything else (roles, aria attributes, generated content, embedded controls, images, svg,
 // shadow roots, slots, more than one label, big labels) returns null: the library runs.
 import { asFlatString, isHiddenEl, type NameCtx } from "./name-fixes.js";
+import { HTML_NS } from "./namespaces.js";
 
 /** Tags whose library role and text alternative are those of plain text (no alt, value, labels, role). */
 const PHRASING = new Set([
@@ -47,7 +48,7 @@ function hasNamingAttribute(el: Element): boolean {
 /** The library's text of a plain element (see the header), or null when it is not plain. */
 function plainText(el: Element, field: Element, ctx: NameCtx): string | null {
   if (el === field) return "";
-  if (--budget < 0 || el.namespaceURI !== "http://www.w3.org/1999/xhtml") return null;
+  if (--budget < 0 || el.namespaceURI !== HTML_NS) return null;
   if (!PHRASING.has(el.localName) && el.localName !== "label") return null;
   if (el.shadowRoot || ctx.generated.has(el) || hasNamingAttribute(el)) return null;
   if (isHiddenEl(el, ctx)) return "";
