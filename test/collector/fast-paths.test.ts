@@ -3,29 +3,57 @@
 // style rules found through one query for all selectors, text that does not depend on which
 // element was read first, and a second collect() (caches warm) equal to the first.
 import { expect, it } from "vitest";
+import type { Page } from "playwright-core";
 import { useFixturePage, byDomId, collectIn } from "./support.js";
 
 const fx = useFixturePage("/collector/fast-paths.html");
 
-it("reports every link's href exactly as the browser resolves it", async () => {
-  const body = await collectIn(fx.page);
-  const expected = await fx.page.evaluate(() =>
+/** Every link of the fixture's nav, as collect() reports it and as the browser's href getter gives it. */
+async function expectHrefsAsBrowser(page: Page, pageUrl: string): Promise<Body> {
+  const body = await collectIn(page);
+  const expected = await page.evaluate(() =>
     Array.from(document.querySelectorAll("nav a[id]")).map((a) => {
       const href = (a as HTMLAnchorElement).href;
       return [a.id, typeof href === "string" ? href : a.getAttribute("href")] as const;
     }),
   );
-  expect(expected.length).toBeGreaterThan(10);
+  expect(expected.length).toBeGreaterThan(30);
   for (const [id, href] of expected) {
     const raw = byDomId(body, id);
     expect(raw, id).toBeDefined();
     // An empty href resolves to the page itself; collect() leaves empty values out.
-    expect(raw!.attributes!.href ?? "", id).toBe(id === "h-empty" ? fx.server.url("/collector/fast-paths.html") : href);
+    expect(raw!.attributes!.href ?? "", id).toBe(id === "h-empty" ? pageUrl : href);
   }
+  return body;
+}
+
+it("reports every link's href exactly as the browser resolves it", async () => {
+  const body = await expectHrefsAsBrowser(fx.page, fx.server.url("/collector/fast-paths.html"));
   // The rewrites the URL parser makes are really there (not just an echo of the attribute).
   expect(byDomId(body, "h-dots")!.attributes!.href).toBe(fx.server.url("/a/c/d"));
   expect(byDomId(body, "h-space")!.attributes!.href).toBe(fx.server.url("/a%20b/c"));
   expect(byDomId(body, "h-absolute")!.attributes!.href).toBe("https://example.com/y");
+  expect(byDomId(body, "h-fragment")!.attributes!.href).toBe(fx.server.url("/collector/fast-paths.html#section"));
+  expect(byDomId(body, "h-rel-query")!.attributes!.href).toBe(fx.server.url("/collector/sub/page.html?q=1#f"));
+  expect(byDomId(body, "h-rel-dotdot")!.attributes!.href).toBe(fx.server.url("/up.html"));
+});
+
+it("resolves links against a <base> with its own directory, query and fragment", async () => {
+  const page = await fx.page.context().browser()!.newPage({ viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(fx.server.url("/collector/fast-paths.html"));
+    await page.evaluate(() => {
+      const base = document.createElement("base");
+      base.href = "/deep/dir/page.html?q=1#old";
+      document.head.prepend(base);
+    });
+    const body = await expectHrefsAsBrowser(page, fx.server.url("/deep/dir/page.html?q=1"));
+    expect(byDomId(body, "h-fragment")!.attributes!.href).toBe(fx.server.url("/deep/dir/page.html?q=1#section"));
+    expect(byDomId(body, "h-relative")!.attributes!.href).toBe(fx.server.url("/deep/dir/sub/page.html"));
+    expect(byDomId(body, "h-rel-dotdot")!.attributes!.href).toBe(fx.server.url("/deep/up.html"));
+  } finally {
+    await page.close();
+  }
 });
 
 type Body = Awaited<ReturnType<typeof collectIn>>;

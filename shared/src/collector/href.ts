@@ -1,9 +1,13 @@
 // Link targets as `a.href` gives them (the attribute resolved against the document's base URL),
 // without asking the browser for every link: the getter parses and serialises a URL each time
-// (µs per link on a link-heavy page). A root-relative path made only of characters the URL
-// parser leaves as they are, with no dot segments, resolves to the base's scheme and host
-// followed by the path verbatim; anything else, and every other kind of href, asks the getter,
-// once per distinct attribute value per document.
+// (µs per link on a link-heavy page). An href made only of characters the URL parser leaves as
+// they are, with no dot segments and no scheme, resolves by plain concatenation with the base:
+//   "/path"      -> scheme://host + "/path"
+//   "#fragment"  -> the base without its fragment + "#fragment"
+//   "dir/page"   -> scheme://host + the base's path up to its last "/" + "dir/page"
+// Anything else, and every other kind of href, asks the getter, once per distinct attribute
+// value per document. Docs and wiki pages are mostly fragment and relative links (a table of
+// contents, cross references), each value distinct.
 
 import { HTML_NS } from "./namespaces.js";
 
@@ -11,6 +15,13 @@ import { HTML_NS } from "./namespaces.js";
 const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@%/?#]*$/;
 /** Dot segments ("/./", "/../", "/.", also percent-encoded) are rewritten by the parser. */
 const DOT_SEGMENT = /\/(?:\.|%2e)/i;
+/** A fragment of those characters: the parser copies it unchanged (none is in its fragment percent-encode set). */
+const PLAIN_FRAGMENT = /^#[A-Za-z0-9\-._~!$&()*+,;=:@%/?#]*$/;
+/**
+ * A path-relative reference of those characters with no colon (so no scheme), not starting
+ * with a dot segment (later ones are caught by DOT_SEGMENT).
+ */
+const PLAIN_RELATIVE = /^(?![.]|%2e)[A-Za-z0-9\-._~!$&()*+,;=@%][A-Za-z0-9\-._~!$&()*+,;=@%/?#]*$/i;
 
 export interface HrefResolver {
   resolve(el: HTMLAnchorElement | HTMLAreaElement): string | null;
@@ -19,16 +30,25 @@ export interface HrefResolver {
 interface PerDoc {
   /** "scheme://host[:port]" of the base URL, when a root-relative path can be appended to it. */
   prefix: string | null;
+  /** The base URL without its fragment, when a fragment can be appended to it. */
+  page: string | null;
+  /** scheme://host + the base's path up to and including its last "/", for relative paths. */
+  dir: string | null;
   seen: Map<string, string | null>;
 }
 
-function prefixOf(doc: Document): string | null {
+function perDoc(doc: Document): PerDoc {
+  const none: PerDoc = { prefix: null, page: null, dir: null, seen: new Map() };
   try {
     const base = new URL(doc.baseURI);
-    if ((base.protocol !== "http:" && base.protocol !== "https:") || base.username || base.password || !base.host) return null;
-    return `${base.protocol}//${base.host}`;
+    // http(s) only, no credentials: a special URL whose serialisation starts "scheme://host".
+    if ((base.protocol !== "http:" && base.protocol !== "https:") || base.username || base.password || !base.host) return none;
+    const prefix = `${base.protocol}//${base.host}`;
+    const path = base.pathname;
+    base.hash = "";
+    return { prefix, page: base.href, dir: prefix + path.slice(0, path.lastIndexOf("/") + 1), seen: none.seen };
   } catch {
-    return null;
+    return none;
   }
 }
 
@@ -44,10 +64,18 @@ export function hrefResolver(): HrefResolver {
       const doc = el.ownerDocument;
       let d = docs.get(doc);
       if (!d) {
-        d = { prefix: prefixOf(doc), seen: new Map() };
+        d = perDoc(doc);
         docs.set(doc, d);
       }
-      if (d.prefix !== null && PLAIN_PATH.test(raw) && !DOT_SEGMENT.test(raw)) return [d.prefix, raw].join(""); // a flat string (text.ts flat())
+      if (d.prefix !== null) {
+        // Joined, not concatenated: a flat string (text.ts flat()).
+        const c = raw.charCodeAt(0);
+        if (c === 47 /* / */) {
+          if (PLAIN_PATH.test(raw) && !DOT_SEGMENT.test(raw)) return [d.prefix, raw].join("");
+        } else if (c === 35 /* # */) {
+          if (PLAIN_FRAGMENT.test(raw)) return [d.page, raw].join("");
+        } else if (PLAIN_RELATIVE.test(raw) && !DOT_SEGMENT.test(raw)) return [d.dir, raw].join("");
+      }
       let out = d.seen.get(raw);
       if (out === undefined) {
         out = el.href || raw;
