@@ -153,9 +153,9 @@ function textOnlyName(el: Element, role: string, ctx: NameContext, has: number):
  * first; "" when it is empty but the element qualified (the caller tells fixName() not to read
  * it again), null when the element does not qualify.
  */
-function contentName(el: Element, role: string, ctx: NameContext, has: number): string | null {
+function contentName(el: Element, role: string, ctx: NameContext, rendered: boolean, has: number): string | null {
   if (!NAME_FROM_CONTENT.has(role) || has & ARIA_NAMING || hasLabels(el, ctx)) return null;
-  return contentText(el, ctx);
+  return contentText(el, ctx, rendered);
 }
 
 /**
@@ -401,7 +401,7 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   if (certainlyUnnamed(el, role, has)) return "";
   const fast = textOnlyName(el, role, ctx, has) ?? ariaLabelName(el, ctx, rendered, has);
   if (fast !== null) return fast;
-  const content = contentName(el, role, ctx, has);
+  const content = contentName(el, role, ctx, rendered, has);
   if (content) return content;
   const labelled = content === null ? (fieldLabelName(el, role, ctx, rendered, has) ?? imgAltName(el, rendered, has)) : null;
   if (labelled) return labelled;

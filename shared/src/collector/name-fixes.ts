@@ -32,9 +32,14 @@ export function asFlatString(s: string): string {
   return FLAT_CHANGES.test(t) ? t.replace(FLAT_RUNS, " ") : t;
 }
 
-/** Hidden for the name algorithm: hidden / aria-hidden="true", display none, visibility hidden or collapse. */
-export function isHiddenEl(el: Element, ctx: NameCtx): boolean {
+/**
+ * Hidden for the name algorithm: hidden / aria-hidden="true", display none, visibility hidden or
+ * collapse. `shown`: the caller knows the element is displayed with visibility: visible, so only
+ * the attributes are read.
+ */
+export function isHiddenEl(el: Element, ctx: NameCtx, shown = false): boolean {
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
+  if (shown) return false;
   if (ctx.display(el) === "none") return true;
   const v = ctx.style(el).visibility;
   return v === "hidden" || v === "collapse";
@@ -62,14 +67,15 @@ function pseudo(el: Element, which: "::before" | "::after", ctx: NameCtx): { tex
 }
 
 /** Accname text of a node reached through aria-labelledby or a <label> (simplified 2B–2G). */
-function refText(node: Node, includeHidden: boolean, ctx: NameCtx, skip: Element | null, depth = 0, viaRef = false): string {
+/** `shown`: the node is an element known to be displayed with visibility: visible (isHiddenEl). */
+function refText(node: Node, includeHidden: boolean, ctx: NameCtx, skip: Element | null, depth = 0, viaRef = false, shown = false): string {
   if (node.nodeType === 3) return node.nodeValue ?? "";
   if (node.nodeType !== 1 || depth > 30) return "";
   const el = node as Element;
   if (el === skip) return "";
   const tag = el.localName;
   if (tag === "script" || tag === "style" || tag === "template") return "";
-  if (!includeHidden && isHiddenEl(el, ctx)) return "";
+  if (!includeHidden && isHiddenEl(el, ctx, shown)) return "";
   // A descendant's own aria-labelledby is followed once (not from inside a reference: no loops).
   if (depth > 0 && !viaRef && el.hasAttribute("aria-labelledby")) {
     const t = idRefs(el, "aria-labelledby")
@@ -149,7 +155,7 @@ const BUTTON_INPUTS = new Set(["button", "submit", "reset"]);
  * the element: its own traversal of the subtree, whatever the library returned ("" when the
  * content gives nothing and the library's answer stands).
  */
-export const contentText = (el: Element, ctx: NameCtx): string => asciiNorm(refText(el, false, ctx, null));
+export const contentText = (el: Element, ctx: NameCtx, shown = false): string => asciiNorm(refText(el, false, ctx, null, 0, false, shown));
 
 /** `contentEmpty`: contentText(el) is already known to be "" (not read again). */
 export function fixName(el: Element, role: string, base: string, ctx: NameCtx, contentEmpty = false): string {
