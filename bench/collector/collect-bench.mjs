@@ -6,13 +6,20 @@
 // and of the renderer main thread's CPU time for each (CDP Performance ThreadTime): on a
 // shared, loaded machine CPU time moves far less than wall time.
 //
-//   node bench/collector/collect-bench.mjs [--runs 7] [--bundle B.js] [--compare OTHER_BUNDLE.js] [URL_OR_FIXTURE ...]
+//   node bench/collector/collect-bench.mjs [--runs 7] [--bundle B.js] [--compare OTHER_BUNDLE.js] [--dir DIR] [URL_OR_PAGE ...]
+//
+// The collect time is collectJSON()'s, in the page: the snapshot body as it leaves the page
+// (collect() and the one JSON string the transports move). Pages are paths under
+// test/fixtures/pages, or under DIR with --dir: any folder of pages served with its styles and
+// scripts, e.g. a documentation set installed on the machine:
+//   --dir /usr/share/doc/nodejs/api fs.html events.html       (shipped with Debian's nodejs)
+//   --dir /usr/share/doc/python3/html library/sys.html        (apt-get install python3-doc)
 //
 // --bundle times another build than shared/dist/collector.js; --compare times a second bundle (e.g. a copy of the previous build) in its own page of the
 // same URL, runs interleaved with the current one (which side goes first alternates every
 // round), and prints its row and the time ratio.
 // Build the bundle first: pnpm --filter @sightline/shared run build
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { launchChromium, serveDir } from "./serve.mjs";
 
@@ -21,25 +28,27 @@ const args = process.argv.slice(2);
 let runs = 7;
 let compare = null;
 let bundlePath = `${root}shared/dist/collector.js`;
+let dir = `${root}test/fixtures/pages`;
 const targets = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--runs") runs = Number(args[++i]);
   else if (args[i] === "--compare") compare = args[++i];
   else if (args[i] === "--bundle") bundlePath = args[++i];
+  else if (args[i] === "--dir") dir = args[++i];
   else targets.push(args[i]);
 }
 if (!targets.length) targets.push("collector/big.html", "collector/form.html");
 
 const bundles = [["current", readFileSync(bundlePath, "utf8")]];
 if (compare) bundles.push([compare.split("/").pop(), readFileSync(compare, "utf8")]);
-const fixtures = `${root}test/fixtures/pages`;
-const server = await serveDir(fixtures);
+// realpath: a folder reached through a symlink (Debian's /usr/share/doc/python3) is served from its target.
+const server = await serveDir(realpathSync(dir));
 const origin = server.origin;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const browser = await launchChromium();
 try {
-  console.log(`| page | bundle | elements | raw elements | naive walk ms (in page) | collect ms (in page) | collect / naive | naive CPU ms | collect CPU ms | CPU collect / naive | collectJSON round trip ms |`);
+  console.log(`| page | bundle | elements | raw elements | naive walk ms (in page) | collectJSON ms (in page) | collectJSON / naive | naive CPU ms | collect CPU ms | CPU collect / naive | collectJSON round trip ms |`);
   console.log(`|---|---|---|---|---|---|---|---|---|---|---|`);
   for (const t of targets) {
     const url = /^https?:|^file:/.test(t) ? t : `${origin}/${t}`;
