@@ -37,19 +37,24 @@ interface PerDoc {
   seen: Map<string, string | null>;
 }
 
+/**
+ * "scheme://host[:port]" then the path, of an http(s) base URL without credentials. The base is
+ * read as the browser serialises it (`baseURI`), not through `URL`: a page may have replaced
+ * that class, and in a serialised URL a "#" only ever starts the fragment.
+ */
+const HTTP_BASE = /^(https?:\/\/[^/?#@]+)(\/[^?#]*)/;
+
 function perDoc(doc: Document): PerDoc {
-  const none: PerDoc = { prefix: null, page: null, dir: null, seen: new Map() };
-  try {
-    const base = new URL(doc.baseURI);
-    // http(s) only, no credentials: a special URL whose serialisation starts "scheme://host".
-    if ((base.protocol !== "http:" && base.protocol !== "https:") || base.username || base.password || !base.host) return none;
-    const prefix = `${base.protocol}//${base.host}`;
-    const path = base.pathname;
-    base.hash = "";
-    return { prefix, page: base.href, dir: prefix + path.slice(0, path.lastIndexOf("/") + 1), seen: none.seen };
-  } catch {
-    return none;
-  }
+  const base = doc.baseURI;
+  const m = HTTP_BASE.exec(base);
+  if (!m) return { prefix: null, page: null, dir: null, seen: new Map() };
+  const hash = base.indexOf("#");
+  return {
+    prefix: m[1],
+    page: hash < 0 ? base : base.slice(0, hash),
+    dir: m[1] + m[2].slice(0, m[2].lastIndexOf("/") + 1),
+    seen: new Map(),
+  };
 }
 
 /** One resolver per collect(): documents (frames) and their base URLs do not change during it. */
