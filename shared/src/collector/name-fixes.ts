@@ -66,8 +66,10 @@ function pseudo(el: Element, which: "::before" | "::after", ctx: NameCtx): { tex
   return text ? { text, inline: cs.getPropertyValue("display") === "inline" } : NO_PSEUDO;
 }
 
-/** Accname text of a node reached through aria-labelledby or a <label> (simplified 2B–2G). */
-/** `shown`: the node is an element known to be displayed with visibility: visible (isHiddenEl). */
+/**
+ * Accname text of a node reached through aria-labelledby or a <label> (simplified 2B–2G).
+ * `shown`: the node is an element known to be displayed with visibility: visible (isHiddenEl).
+ */
 function refText(node: Node, includeHidden: boolean, ctx: NameCtx, skip: Element | null, depth = 0, viaRef = false, shown = false): string {
   if (node.nodeType === 3) return node.nodeValue ?? "";
   if (node.nodeType !== 1 || depth > 30) return "";
