@@ -11,17 +11,23 @@
 
 import { HTML_NS } from "./namespaces.js";
 
-/** Path, query and fragment characters the URL parser copies unchanged (no ' " < > ` { } ^ | \ space). */
-const PLAIN_PATH = /^\/(?!\/)[A-Za-z0-9\-._~!$&()*+,;=:@%/?#]*$/;
-/** Dot segments ("/./", "/../", "/.", also percent-encoded) are rewritten by the parser. */
-const DOT_SEGMENT = /\/(?:\.|%2e)/i;
-/** A fragment of those characters: the parser copies it unchanged (none is in its fragment percent-encode set). */
-const PLAIN_FRAGMENT = /^#[A-Za-z0-9\-._~!$&()*+,;=:@%/?#]*$/;
+/**
+ * Characters the URL parser copies unchanged in a path, query and fragment (none of ' " < > `
+ * { } ^ | \ space or controls), colon, slash, "?" and "#" apart: each pattern below says where
+ * those may stand.
+ */
+const PLAIN = "A-Za-z0-9\\-._~!$&()*+,;=@%";
+/** A root-relative path (not "//host") of those characters. */
+const PLAIN_PATH = new RegExp(`^/(?!/)[${PLAIN}:/?#]*$`);
+/** A fragment of those characters (none is in the parser's fragment percent-encode set). */
+const PLAIN_FRAGMENT = new RegExp(`^#[${PLAIN}:/?#]*$`);
 /**
  * A path-relative reference of those characters with no colon (so no scheme), not starting
  * with a dot segment (later ones are caught by DOT_SEGMENT).
  */
-const PLAIN_RELATIVE = /^(?![.]|%2e)[A-Za-z0-9\-._~!$&()*+,;=@%][A-Za-z0-9\-._~!$&()*+,;=@%/?#]*$/i;
+const PLAIN_RELATIVE = new RegExp(`^(?![.]|%2e)[${PLAIN}][${PLAIN}/?#]*$`, "i");
+/** Dot segments ("/./", "/../", "/.", also percent-encoded) are rewritten by the parser. */
+const DOT_SEGMENT = /\/(?:\.|%2e)/i;
 
 export interface HrefResolver {
   resolve(el: HTMLAnchorElement | HTMLAreaElement): string | null;
