@@ -28,7 +28,7 @@ const args = process.argv.slice(2);
 let runs = 7;
 let compare = null;
 let bundlePath = `${root}shared/dist/collector.js`;
-let dir = `${root}test/fixtures/pages`;
+let dir = null;
 const targets = [];
 for (let i = 0; i < args.length; i++) {
   if (args[i] === "--runs") runs = Number(args[++i]);
@@ -39,14 +39,14 @@ for (let i = 0; i < args.length; i++) {
 }
 if (!targets.length) {
   // The default pages are fixtures: under another folder they would be two 404 pages, timed.
-  if (dir !== `${root}test/fixtures/pages`) throw new Error("--dir DIR needs the pages to time, as paths under DIR");
+  if (dir !== null) throw new Error("--dir DIR needs the pages to time, as paths under DIR");
   targets.push("collector/big.html", "collector/form.html");
 }
 
 const bundles = [["current", readFileSync(bundlePath, "utf8")]];
 if (compare) bundles.push([compare.split("/").pop(), readFileSync(compare, "utf8")]);
 // realpath: a folder reached through a symlink (Debian's /usr/share/doc/python3) is served from its target.
-const server = await serveDir(realpathSync(dir));
+const server = await serveDir(realpathSync(dir ?? `${root}test/fixtures/pages`));
 const origin = server.origin;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
