@@ -8,6 +8,7 @@
 //   node bench/collector/ab-page.mjs [--runs 60] [--cpu] [--separate] [--page collector/big.html] [--dir test/fixtures/pages] OLD.js NEW.js OLD.js
 //
 // The bundles share the page's collector state (ids), which does not change timings.
+// Results go to bench/results/NAME.json (--results NAME, default "collector-ab"; BENCH_RESULTS=0 writes none).
 //
 // --cpu: also the renderer main thread's CPU time of each call (CDP Performance ThreadTime,
 // one evaluate per call): when other processes share the cores, wall time in the page moves
@@ -20,6 +21,8 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { launchChromium, serveDir } from "./serve.mjs";
+import { startRun } from "../lib/results.mjs";
+import { quantile } from "../lib/stats.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const { values: opt, positionals: bundles } = parseArgs({
@@ -30,6 +33,7 @@ const { values: opt, positionals: bundles } = parseArgs({
     dir: { type: "string", default: `${root}test/fixtures/pages` },
     cpu: { type: "boolean", default: false },
     separate: { type: "boolean", default: false },
+    results: { type: "string", default: "collector-ab" },
   },
 });
 const runs = Number(opt.runs);
@@ -39,8 +43,10 @@ if (bundles.length < 2) {
   process.exit(2);
 }
 
+const run = startRun(opt.results, { title: `Collector bundles A/B in one page (${page})` });
 const server = await serveDir(dir);
 const browser = await launchChromium();
+run.machine({ chromium: browser.version() });
 try {
   // One page, or one page per bundle (--separate); bundle i is __sightlineAB{i} in pages[i].
   const pages = [];
@@ -58,10 +64,7 @@ try {
     }, i);
   }
   const p = pages[0];
-  const summary = (a) => {
-    a.sort((x, y) => x - y);
-    return { median: a[a.length >> 1], q1: a[Math.floor(a.length / 4)], min: a[0] };
-  };
+  const summary = (a) => ({ median: quantile(a, 0.5), q1: quantile(a, 0.25), min: quantile(a, 0) });
   let stats;
   let cpuStats = null;
   if (cpu || separate) {
@@ -111,16 +114,19 @@ try {
       )
     ).map(summary);
   }
-  console.log(`${page}, ${runs} rounds`);
-  const cpuHead = cpuStats ? " CPU median ms | CPU q1 ms | CPU q1 / first |" : "";
-  console.log(`| bundle | median ms | q1 ms | min ms | q1 / first |${cpuHead}`);
-  console.log(`|---|---|---|---|---|${cpuStats ? "---|---|---|" : ""}`);
-  bundles.forEach((b, i) => {
-    const s = stats[i];
-    const c = cpuStats ? ` ${cpuStats[i].median.toFixed(1)} | ${cpuStats[i].q1.toFixed(1)} | ${(cpuStats[i].q1 / cpuStats[0].q1).toFixed(3)} |` : "";
-    console.log(`| ${b} | ${s.median.toFixed(1)} | ${s.q1.toFixed(1)} | ${s.min.toFixed(1)} | ${(s.q1 / stats[0].q1).toFixed(3)} |${c}`);
+  const q1Ratio = { label: "q1 / first", format: "fixed3" };
+  run.table({
+    id: "ab",
+    title: `${page}, ${runs} rounds, in-page ms`,
+    columns: ["bundle", "median ms", "q1 ms", "min ms", q1Ratio, ...(cpuStats ? ["CPU median ms", "CPU q1 ms", { ...q1Ratio, label: "CPU q1 / first" }] : [])],
+    rows: bundles.map((b, i) => {
+      const s = stats[i];
+      const c = cpuStats ? [cpuStats[i].median, cpuStats[i].q1, cpuStats[i].q1 / cpuStats[0].q1] : [];
+      return [b, s.median, s.q1, s.min, s.q1 / stats[0].q1, ...c];
+    }),
   });
 } finally {
   await browser.close();
   server.close();
 }
+run.write();

@@ -15,21 +15,29 @@
 // back to back; a page whose two OLD results differ is reported unstable and not compared.
 //
 //   node bench/collector/output-diff.mjs --pair /tmp/old.js [--extra DIR] [--only ...]
+//
+// The WPT and ranking pages are the evaluation corpora beside the repository (../shared/corpora,
+// or SIGHTLINE_CORPORA=DIR); without them only the fixtures are compared. A --compare or --pair
+// run records its count of pages and differences in bench/results/NAME.json (--results NAME,
+// default "collector-output-diff"; BENCH_RESULTS=0 writes none). Exit status 1 when anything differs.
 import { readFileSync, writeFileSync, readdirSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { launchChromium, serveDir } from "./serve.mjs";
+import { startRun } from "../lib/results.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const opt = {};
-const argv = process.argv.slice(2);
-for (let i = 0; i < argv.length; i++) if (argv[i].startsWith("--")) opt[argv[i].slice(2)] = argv[++i];
+const { values: opt } = parseArgs({
+  options: Object.fromEntries(["save", "compare", "pair", "bundle", "show", "only", "extra", "results"].map((k) => [k, { type: "string" }])),
+});
 if (!opt.save && !opt.compare && !opt.pair) {
   console.error("use --save FILE, --compare FILE or --pair OLD_BUNDLE");
   process.exit(2);
 }
 const bundle = readFileSync(opt.bundle ?? join(root, "shared/dist/collector.js"), "utf8");
-const corpora = join(root, "../shared/corpora");
+const corpora = process.env.SIGHTLINE_CORPORA ?? join(root, "../shared/corpora");
+const run = opt.save ? null : startRun(opt.results ?? "collector-output-diff", { title: "Collector output: two builds compared field by field" });
 
 /** [servedDir, file, viewport] for every page. */
 const sets = [];
@@ -60,6 +68,7 @@ if (opt.extra) for (const f of readdirSync(opt.extra).filter((f) => f.endsWith("
 
 const servers = new Map();
 const browser = await launchChromium();
+run?.machine({ chromium: browser.version() });
 const results = {};
 /** --pair: per page, [old, new, old again]. */
 const pairs = {};
@@ -104,63 +113,55 @@ try {
   for (const s of servers.values()) s.close();
 }
 
-if (opt.pair) {
-  const show = Number(opt.show ?? 20);
-  let diffs = 0;
-  let elements = 0;
-  const unstable = [];
-  const walk = (a, b, path) => {
-    if (JSON.stringify(a) === JSON.stringify(b)) return;
-    if (a && b && typeof a === "object" && typeof b === "object") {
-      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[k], b[k], `${path}.${k}`);
-      return;
+const show = Number(opt.show ?? 20);
+let diffs = 0;
+let elements = 0;
+/** Prints the first `show` differing leaves between a and b, and counts all of them. */
+const walk = (a, b, path) => {
+  if (JSON.stringify(a) === JSON.stringify(b)) return;
+  if (a && b && typeof a === "object" && typeof b === "object") {
+    for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[k], b[k], `${path}.${k}`);
+    return;
+  }
+  if (diffs++ < show) console.log(`${path}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`);
+};
+/** Pages not compared, with why. */
+const skipped = [];
+if (opt.save) {
+  writeFileSync(opt.save, JSON.stringify(results));
+  console.log(`saved ${Object.keys(results).length} pages to ${opt.save}`);
+} else {
+  const compared = opt.pair ? pairs : results;
+  const before = opt.pair ? null : JSON.parse(readFileSync(opt.compare, "utf8"));
+  for (const [page, value] of Object.entries(compared)) {
+    const [old, cur] = opt.pair ? value : [before[page], value];
+    if (opt.pair && JSON.stringify(old) !== JSON.stringify(value[2])) {
+      skipped.push(`${page} (the old bundle differs from itself)`);
+      continue;
     }
-    if (diffs++ < show) console.log(`${path}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`);
-  };
-  for (const [page, [old, cur, again]] of Object.entries(pairs)) {
-    if (JSON.stringify(old) !== JSON.stringify(again)) {
-      unstable.push(page);
+    if (!old) {
+      if (diffs++ < show) console.log(`${page}: not in baseline`);
+      continue;
+    }
+    if (!opt.pair && old.node_count !== cur.node_count) {
+      // The page itself changed between the runs (content added on a timer): not comparable.
+      skipped.push(`${page} (${cur.node_count} nodes, baseline ${old.node_count})`);
       continue;
     }
     elements += cur.raw_elements.length;
     walk(old, cur, page);
   }
-  if (unstable.length) console.log(`unstable (old bundle differs from itself, not compared): ${unstable.join(", ")}`);
-  console.log(`${Object.keys(pairs).length - unstable.length} pages, ${elements} top-level raw elements, ${diffs} differences`);
-  process.exitCode = diffs ? 1 : 0;
-} else if (opt.save) {
-  writeFileSync(opt.save, JSON.stringify(results));
-  console.log(`saved ${Object.keys(results).length} pages to ${opt.save}`);
-} else {
-  const before = JSON.parse(readFileSync(opt.compare, "utf8"));
-  const show = Number(opt.show ?? 20);
-  let diffs = 0;
-  let elements = 0;
-  const report = (msg) => {
-    if (diffs++ < show) console.log(msg);
-  };
-  const walk = (a, b, path) => {
-    if (JSON.stringify(a) === JSON.stringify(b)) return;
-    if (a && b && typeof a === "object" && typeof b === "object") {
-      for (const k of new Set([...Object.keys(a), ...Object.keys(b)])) walk(a[k], b[k], `${path}.${k}`);
-      return;
-    }
-    report(`${path}: ${JSON.stringify(a)} -> ${JSON.stringify(b)}`);
-  };
-  for (const [page, res] of Object.entries(results)) {
-    const old = before[page];
-    if (!old) {
-      report(`${page}: not in baseline`);
-      continue;
-    }
-    elements += res.raw_elements.length;
-    if (old.node_count !== res.node_count) {
-      // The page itself changed between the runs (content added on a timer): not comparable.
-      console.log(`${page}: page has ${res.node_count} nodes, baseline ${old.node_count}; not compared`);
-      continue;
-    }
-    walk(old, res, page);
-  }
-  console.log(`${Object.keys(results).length} pages, ${elements} top-level raw elements, ${diffs} differences`);
+  if (skipped.length) console.log(`not compared: ${skipped.join(", ")}`);
+  const pages = Object.keys(compared).length - skipped.length;
+  run.figure("pages", pages);
+  run.figure("elements", elements);
+  run.figure("differences", diffs);
+  run.table({
+    id: "diff",
+    title: opt.pair ? `Current bundle against ${opt.pair}, in the same page` : `Current bundle against the baseline ${opt.compare}`,
+    columns: [{ label: "pages compared", format: "int" }, { label: "top-level raw elements", format: "int" }, { label: "differences", format: "int" }, { label: "pages not compared", format: "int" }],
+    rows: [[pages, elements, diffs, skipped.length]],
+  });
+  run.write();
   process.exitCode = diffs ? 1 : 0;
 }

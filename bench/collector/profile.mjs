@@ -2,30 +2,35 @@
 // Where collect() spends its time on one page: per-phase timers (collect({timings:true})) and a
 // CPU profile of the in-page call (CDP Profiler), summarised as self time per function and URL.
 //
-//   node bench/collector/profile.mjs [--runs 5] [--out profile.cpuprofile] [URL_OR_FIXTURE]
+//   node bench/collector/profile.mjs [--runs 5] [--out profile.cpuprofile] [--results NAME] [URL_OR_FIXTURE]
 //
 // Builds its own unminified bundle from shared/src/collector (no workspace build needed).
+// Results (phase medians, top self and inclusive times) go to bench/results/NAME.json
+// (default "collector-profile"; BENCH_RESULTS=0 writes none).
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
+import { parseArgs } from "node:util";
 import { launchChromium, serveDir } from "./serve.mjs";
+import { startRun } from "../lib/results.mjs";
+import { median } from "../lib/stats.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const args = process.argv.slice(2);
-let runs = 5;
-let out = null;
-let target = "collector/big.html";
-for (let i = 0; i < args.length; i++) {
-  if (args[i] === "--runs") runs = Number(args[++i]);
-  else if (args[i] === "--out") out = args[++i];
-  else target = args[i];
-}
+const { values: opt, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { runs: { type: "string", default: "5" }, out: { type: "string" }, results: { type: "string", default: "collector-profile" } },
+});
+const runs = Number(opt.runs);
+const out = opt.out ?? null;
+const target = positionals[0] ?? "collector/big.html";
+const run = startRun(opt.results, { title: `Where collect() spends its time (${target})` });
 // An unminified build of the same entry, so the profile names functions.
 const { build } = createRequire(`${root}shared/package.json`)("esbuild");
 const built = await build({ entryPoints: [`${root}shared/src/collector/bundle.ts`], bundle: true, format: "iife", platform: "browser", target: "chrome110", write: false, logLevel: "warning" });
 const bundle = `${built.outputFiles[0].text}\n//# sourceURL=collector.js`;
 const server = await serveDir(`${root}test/fixtures/pages`);
 const browser = await launchChromium();
+run.machine({ chromium: browser.version() });
 try {
   const url = /^https?:|^file:/.test(target) ? target : `${server.origin}/${target}`;
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
@@ -36,9 +41,12 @@ try {
     const p = await page.evaluate(() => globalThis.sightline.collect({ timings: true }).then((r) => r.client_metrics.phases_ms));
     if (i > 0) phases.push(p);
   }
-  const keys = Object.keys(phases[0]);
-  const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  console.log("phase medians (ms):", Object.fromEntries(keys.map((k) => [k, median(phases.map((p) => p[k] ?? 0))])));
+  // A collector without per-phase timers answers without phases_ms: then the profile alone speaks.
+  if (phases[0]) {
+    const phaseMs = Object.fromEntries(Object.keys(phases[0]).map((k) => [k, median(phases.map((p) => p[k] ?? 0))]));
+    run.figure("phases_ms", phaseMs);
+    run.table({ id: "phases", title: `collect({ timings: true }) phases, median of ${runs} (ms)`, columns: ["phase", "ms"], rows: Object.entries(phaseMs) });
+  }
 
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Profiler.enable");
@@ -64,8 +72,7 @@ try {
     total += c;
   }
   const top = [...self].sort((a, b) => b[1] - a[1]).slice(0, 30);
-  console.log(`\nself time, top functions (${total} samples over 5 collects):`);
-  for (const [k, c] of top) console.log(`${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
+  run.table({ id: "self", title: `Self time, top functions (${total} samples over 5 collects)`, columns: [{ label: "share", format: "percent" }, "function"], rows: top.map(([k, c]) => [c / total, k]) });
   // Inclusive time: samples whose stack contains the function (counted once per sample).
   const parent = new Map();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
@@ -81,10 +88,11 @@ try {
       incl.set(name, (incl.get(name) ?? 0) + c);
     }
   }
-  console.log(`\ninclusive time, top functions:`);
-  for (const [k, c] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, 45)) console.log(`${((100 * c) / total).toFixed(1).padStart(5)}%  ${k}`);
+  run.table({ id: "inclusive", title: "Inclusive time, top functions", columns: [{ label: "share", format: "percent" }, "function"], rows: [...incl].sort((a, b) => b[1] - a[1]).slice(0, 45).map(([k, c]) => [c / total, k]) });
+  run.note("A profile roughly doubles the times; the shares are what to read.");
   await page.close();
 } finally {
   await browser.close();
   server.close();
 }
+run.write();

@@ -60,7 +60,13 @@ function commandOf() {
   const args = process.argv.slice(2).map(shellWord);
   // npm sets npm_lifecycle_event for the script it runs (pnpm exec passes it on).
   const event = process.env.npm_lifecycle_event;
-  const main = event && event.startsWith("bench") ? ["npm", "run", event, ...(args.length ? ["--", ...args] : [])] : ["node", relative(root, process.argv[1] ?? ""), ...args];
+  const script = relative(root, process.argv[1] ?? "");
+  const main =
+    event && event.startsWith("bench")
+      ? ["npm", "run", event, ...(args.length ? ["--", ...args] : [])]
+      : script.endsWith(".ts")
+        ? ["pnpm", "--dir", "bench", "exec", "tsx", relative("bench", script), ...args] // TypeScript benches run by tsx from bench/
+        : ["node", script, ...args];
   return [...env, ...main].join(" ");
 }
 

@@ -1,7 +1,8 @@
 // bench/observe: what /v1/observe costs on the pooled Chromium, each figure beside its
 // comparison measured in the same run (a loaded machine shifts both sides).
 //   npm run bench:observe               BENCH_QUICK=1 npm run bench:observe   (fewer repetitions)
-//   BENCH_ONLY=spares npm run bench:observe   (one section: coldwarm, spares, collector, engines, throughput)
+//   BENCH_ONLY=spares npm run bench:observe   (one section: coldwarm, spares, collector, engines, throughput;
+//                                              its results go to bench/results/observe-<section>.json)
 // Prints: the collector's share of a map request on a 5,000-element page; read/map latency cold
 // (first request, Chromium launch included) and warm; warm latency and throughput with spare
 // contexts on vs off (SIGHTLINE_BROWSER_SPARES=2 vs 0, two servers side by side); throughput
@@ -12,17 +13,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startServer, type RunningServer } from "@sightline/server";
 import { serveBenchPages, type BenchSite } from "./pages.js";
+import { startRun } from "../lib/results.mjs";
+import { median, ratio } from "../lib/stats.mjs";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const ONLY = process.env.BENCH_ONLY;
 const section = (name: string) => !ONLY || ONLY === name;
 const REPS = QUICK ? 3 : 7;
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const fmt = (ms: number) => (ms < 100 ? ms.toFixed(1) : ms.toFixed(0));
+const run = startRun(ONLY ? `observe-${ONLY}` : "observe", { title: ONLY ? `POST /v1/observe: ${ONLY} only` : "POST /v1/observe: latency, spares, engines, throughput" });
 
 interface Booted {
   server: RunningServer;
@@ -94,16 +92,18 @@ async function collectorShare(b: Booted, site: BenchSite) {
     await pool.close();
   }
   const map = await timed(b, { url: site.url("/big"), mode: "map" });
-  console.log(`\n## Collector on the 5,000-control page (${count} raw elements returned; the collector stops at 8,000 by default)\n`);
-  console.log(`| collectJSON in page ms | collect round trip ms (inject + evaluate + JSON.parse) | whole warm map request ms | collector share of the request |`);
-  console.log(`|---|---|---|---|`);
-  console.log(`| ${fmt(median(inPage))} | ${fmt(median(trip))} | ${fmt(map)} | ${((median(trip) / map) * 100).toFixed(0)}% |`);
+  run.figure("collector", { raw_elements: count, in_page_ms: median(inPage), round_trip_ms: median(trip), map_ms: map });
+  run.table({
+    id: "collector",
+    title: `The collector's share of a map request on the 5,000-control page (median of ${REPS})`,
+    columns: [{ label: "raw elements", format: "int" }, "collectJSON in the page, ms", "collect round trip, ms (inject + evaluate + JSON.parse)", "whole warm map request, ms", { label: "collector's share", format: "percent" }],
+    rows: [[count, median(inPage), median(trip), map, ratio(median(trip), map)]],
+    note: "The collector stops at 8,000 raw elements by default.",
+  });
 }
 
 async function coldWarm(site: BenchSite) {
-  console.log(`\n## Latency, cold (fresh server: Chromium launch included) and warm (median of ${REPS})\n`);
-  console.log(`| request | cold ms | warm ms | cold / warm |`);
-  console.log(`|---|---|---|---|`);
+  const rows: (string | number)[][] = [];
   for (const [label, body] of [
     ["read, article", { url: site.url("/article") }],
     ["map (performance), article", { url: site.url("/article"), mode: "map" }],
@@ -113,18 +113,22 @@ async function coldWarm(site: BenchSite) {
     try {
       const cold = (await call(b, body)).ms;
       const warm = await timed(b, body);
-      console.log(`| ${label} | ${fmt(cold)} | ${fmt(warm)} | ${(cold / warm).toFixed(1)}× |`);
+      rows.push([label, cold, warm, ratio(cold, warm)]);
     } finally {
       await shutdown(b);
     }
   }
+  run.table({
+    id: "latency",
+    title: `Latency, cold (a fresh server: Chromium's launch included) and warm (median of ${REPS})`,
+    columns: ["request", "cold ms", "warm ms", { label: "cold / warm", format: "ratio" }],
+    rows,
+  });
 }
 
 async function throughput(b: Booted, site: BenchSite) {
   const total = QUICK ? 8 : 16;
-  console.log(`\n## Throughput: ${total} requests by 1, 2 and 4 concurrent clients (SIGHTLINE_BROWSER_CONCURRENCY=2)\n`);
-  console.log(`| request | clients | requests/s | × one client | median latency ms |`);
-  console.log(`|---|---|---|---|---|`);
+  const rows: (string | number)[][] = [];
   for (const [label, body] of [
     ["read, article", { url: site.url("/article") }],
     ["map, article", { url: site.url("/article"), mode: "map" }],
@@ -144,9 +148,15 @@ async function throughput(b: Booted, site: BenchSite) {
       );
       const rps = total / ((performance.now() - t) / 1000);
       if (clients === 1) base = rps;
-      console.log(`| ${label} | ${clients} | ${rps.toFixed(2)} | ${(rps / base).toFixed(2)}× | ${fmt(median(lat))} |`);
+      rows.push([label, clients, rps, ratio(rps, base), median(lat)]);
     }
   }
+  run.table({
+    id: "throughput",
+    title: `Throughput: ${total} requests by 1, 2 and 4 concurrent clients (SIGHTLINE_BROWSER_CONCURRENCY=2)`,
+    columns: ["request", { label: "clients", format: "int" }, { label: "requests/s", format: "fixed2" }, { label: "× one client", format: "ratio" }, "median latency ms"],
+    rows,
+  });
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -160,10 +170,7 @@ async function spares(site: BenchSite) {
     ["on", on],
   ] as const;
   try {
-    console.log(`\n## Spare contexts: SIGHTLINE_BROWSER_SPARES=2 (on) vs 0 (off), two warm servers side by side (median of ${reps})\n`);
-    console.log(`A spare is made once the request before is done; "pause" is the client's time between an answer and its next request.\n`);
-    console.log(`| request | pause ms | spares off ms | spares on ms | on / off |`);
-    console.log(`|---|---|---|---|---|`);
+    const rows: (string | number)[][] = [];
     const bodies = [
       ["read, article", { url: site.url("/article") }],
       ["map, article", { url: site.url("/article"), mode: "map" }],
@@ -182,12 +189,17 @@ async function spares(site: BenchSite) {
           }
         }
         const [a, c] = [median(t.off), median(t.on)];
-        console.log(`| ${label} | ${pause} | ${fmt(a)} | ${fmt(c)} | ${(c / a).toFixed(2)}× |`);
+        rows.push([label, pause, a, c, ratio(c, a)]);
       }
     }
+    run.table({
+      id: "spares",
+      title: `Spare contexts: SIGHTLINE_BROWSER_SPARES=2 (on) vs 0 (off), two warm servers side by side (median of ${reps})`,
+      columns: ["request", { label: "client pause ms", format: "int" }, "spares off ms", "spares on ms", { label: "on / off", format: "ratio" }],
+      rows,
+      note: "A spare is made once the request before it is done; the pause is the client's time between an answer and its next request.",
+    });
     const total = QUICK ? 8 : 16;
-    console.log(`\n| read, article: ${total} requests by 2 clients | spares off req/s | spares on req/s | on / off |`);
-    console.log(`|---|---|---|---|`);
     const rps: Record<string, number[]> = { off: [], on: [] };
     for (let round = 0; round < 2; round++) {
       for (const [side, b] of sides) {
@@ -205,7 +217,12 @@ async function spares(site: BenchSite) {
       }
     }
     const [x, y] = [median(rps.off), median(rps.on)];
-    console.log(`| (mean of 2 rounds) | ${x.toFixed(2)} | ${y.toFixed(2)} | ${(y / x).toFixed(2)}× |`);
+    run.table({
+      id: "spares-throughput",
+      title: `Spare contexts and throughput: read of the article, ${total} requests by 2 clients (mean of 2 rounds)`,
+      columns: [{ label: "spares off, requests/s", format: "fixed2" }, { label: "spares on, requests/s", format: "fixed2" }, { label: "on / off", format: "ratio" }],
+      rows: [[x, y, ratio(y, x)]],
+    });
   } finally {
     await shutdown(off);
     await shutdown(on);
@@ -230,9 +247,7 @@ function overlap(want: Json[], have: Json[]): number {
 }
 
 async function engines(b: Booted, site: BenchSite) {
-  console.log(`\n## performance vs precision (map mode, median of ${REPS})\n`);
-  console.log(`| page | performance ms | precision ms | precision / performance | precision elements | also found by performance |`);
-  console.log(`|---|---|---|---|---|---|`);
+  const rows: (string | number)[][] = [];
   for (const [label, path] of [
     ["article", "/article"],
     ["media (8 slow images, web font)", "/media"],
@@ -255,13 +270,19 @@ async function engines(b: Booted, site: BenchSite) {
     }
     const a = median(perf);
     const c = median(prec);
-    console.log(`| ${label} | ${fmt(a)} | ${fmt(c)} | ${(c / a).toFixed(2)}× | ${wanted} | ${found} (${((found / Math.max(1, wanted)) * 100).toFixed(0)}%) |`);
+    rows.push([label, a, c, ratio(c, a), wanted, ratio(found, wanted)]);
   }
+  run.table({
+    id: "engines",
+    title: `Engines: performance vs precision (map mode, median of ${REPS})`,
+    columns: ["page", "performance ms", "precision ms", { label: "precision / performance", format: "ratio" }, { label: "precision's elements", format: "int" }, { label: "of them found by performance (role + text)", format: "percent" }],
+    rows,
+  });
 }
 
 const site = await serveBenchPages();
 try {
-  console.log(`# bench/observe  (${new Date().toISOString()}, ${QUICK ? "quick" : "full"} run)`);
+  console.log(`# bench/observe (${QUICK ? "quick" : "full"} run${ONLY ? `, ${ONLY} only` : ""})`);
   if (section("coldwarm")) await coldWarm(site);
   if (section("spares")) await spares(site);
   if (section("collector") || section("engines") || section("throughput")) {
@@ -275,6 +296,8 @@ try {
       await shutdown(b);
     }
   }
+  run.note("Pages are served on loopback by bench/observe/pages.ts (SIGHTLINE_ALLOW_PRIVATE_HOSTS=127.0.0.1); Chromium is Debian's.");
+  run.write();
 } finally {
   await site.close();
 }

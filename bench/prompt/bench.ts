@@ -5,6 +5,7 @@
 //
 //   npm run bench:prompt                          # all pages
 //   npm run bench:prompt -- --budget 500 --max-cases 40 --limit 50
+//   BENCH_QUICK=1 npm run bench:prompt            # the first 40 cases of each corpus
 //
 // Pages: this repo's SDK fixture pages (no goal) and the ranking corpus
 // (../shared/corpora/rank or SIGHTLINE_RANK_CORPUS), read at run time, never copied.
@@ -18,6 +19,8 @@ import type { AddressInfo } from "node:net";
 import { chromium, type Page } from "playwright-core";
 import { collectPage, refineLocally, snapshotRequest } from "@sightline/shared/playwright";
 import { countTokens, toPrompt } from "@sightline/shared/prompt";
+import { startRun } from "../lib/results.mjs";
+import { median } from "../lib/stats.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const repo = resolve(here, "../..");
@@ -31,7 +34,7 @@ const { values: args } = parseArgs({
 });
 const BUDGET = Number(args.budget);
 const LIMIT = Number(args.limit);
-const MAX_CASES = args["max-cases"] ? Number(args["max-cases"]) : Infinity;
+const MAX_CASES = args["max-cases"] ? Number(args["max-cases"]) : process.env.BENCH_QUICK === "1" ? 40 : Infinity;
 const corpusRoot = resolve(args.corpus ?? process.env.SIGHTLINE_RANK_CORPUS ?? join(repo, "../shared/corpora/rank"));
 
 interface Case {
@@ -129,16 +132,11 @@ interface Row {
   goldRank: number | null;
 }
 
-const median = (xs: number[]) => {
-  if (!xs.length) return NaN;
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const pct = (n: number, d: number) => (d ? `${((100 * n) / d).toFixed(1)}%` : "-");
-const fmt = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
+/** A share 0–1, or null when there is nothing to count. */
+const share = (n: number, d: number) => (d ? n / d : null);
 
 async function main(): Promise<void> {
+  const run = startRun("prompt", { title: "Prompt size: toPrompt beside the raw elements and ariaSnapshot()" });
   const cases = loadCases();
   const dirs = [...new Set(cases.map((c) => c.dir))];
   const site = await serve(dirs);
@@ -161,6 +159,7 @@ async function main(): Promise<void> {
       if (key !== loaded) {
         await page?.close();
         page = await browser.newPage({ viewport: c.viewport });
+        run.machine({ chromium: browser.version() });
         // tsx compiles with esbuild keepNames, which wraps functions in __name(); functions
         // passed to page.evaluate then need that helper in the page too.
         await page.addInitScript({ content: "globalThis.__name = globalThis.__name || ((f) => f);" });
@@ -200,37 +199,80 @@ async function main(): Promise<void> {
   }
   if (process.stderr.isTTY) process.stderr.write("\r\x1b[2K");
 
-  console.log(`toPrompt at a ${BUDGET}-token budget (snapshot limit ${LIMIT}, local mode), o200k_base tokens; ${rows.length} cases in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
-  console.log("| corpus | cases | max elements | raw elements (median) | ariaSnapshot (median) | toPrompt (median) | toPrompt / aria (median; total) | toPrompt / raw (median) | cases ≤ 1/5 aria | gold kept |");
-  console.log("|---|---|---|---|---|---|---|---|---|---|");
+  const seconds = (Date.now() - started) / 1000;
   const groups = [...new Set(rows.map((r) => r.corpus)), "all"];
+  const sizeRows: (string | number | null)[][] = [];
   for (const g of groups) {
     const rs = g === "all" ? rows : rows.filter((r) => r.corpus === g);
     CAPS.forEach((cap, k) => {
       const golds = rs.filter((r) => r.goldKept[k] !== null);
-      const ratio = rs.map((r) => r.prompt[k] / r.aria);
       const total = rs.reduce((s, r) => s + r.prompt[k], 0) / rs.reduce((s, r) => s + r.aria, 0);
-      console.log(
-        `| ${g} | ${rs.length} | ${Number.isFinite(cap) ? cap : "budget only"} | ${fmt(median(rs.map((r) => r.raw)))} | ${fmt(median(rs.map((r) => r.aria)))} | ${fmt(median(rs.map((r) => r.prompt[k])))} | ${fmt(median(ratio), 2)}; ${fmt(total, 2)} | ${fmt(median(rs.map((r) => r.prompt[k] / r.raw)), 3)} | ${pct(rs.filter((r) => r.prompt[k] * 5 <= r.aria).length, rs.length)} | ${pct(golds.filter((r) => r.goldKept[k]).length, golds.length)} |`,
-      );
+      sizeRows.push([
+        g,
+        rs.length,
+        Number.isFinite(cap) ? cap : "budget only",
+        median(rs.map((r) => r.raw)),
+        median(rs.map((r) => r.aria)),
+        median(rs.map((r) => r.prompt[k])),
+        median(rs.map((r) => r.prompt[k] / r.aria)),
+        total,
+        median(rs.map((r) => r.prompt[k] / r.raw)),
+        share(rs.filter((r) => r.prompt[k] * 5 <= r.aria).length, rs.length),
+        share(golds.filter((r) => r.goldKept[k]).length, golds.length),
+      ]);
     });
   }
+  run.figure("cases", rows.length);
+  run.figure("seconds", Math.round(seconds));
+  run.table({
+    id: "size",
+    title: `toPrompt at a ${BUDGET}-token budget (snapshot limit ${LIMIT}, local mode), o200k_base tokens`,
+    columns: [
+      "corpus",
+      { label: "cases", format: "int" },
+      "max elements",
+      { label: "raw elements (median)", format: "int" },
+      { label: "ariaSnapshot (median)", format: "int" },
+      { label: "toPrompt (median)", format: "int" },
+      { label: "toPrompt / aria (median)", format: "fixed2" },
+      { label: "toPrompt / aria (total)", format: "fixed2" },
+      { label: "toPrompt / raw (median)", format: "fixed3" },
+      { label: "cases ≤ 1/5 aria", format: "percent" },
+      { label: "gold kept", format: "percent" },
+    ],
+    rows: sizeRows,
+    note: "Gold kept: the case's gold element (or an ancestor or descendant with the same box, IoU ≥ 0.5) is among the written lines.",
+  });
   const ranked = rows.filter((r) => r.goldKept[0] !== null);
-  console.log(`\nGold rank in the refined list (all goal cases): rank 1 ${pct(ranked.filter((r) => r.goldRank === 1).length, ranked.length)}, top 5 ${pct(ranked.filter((r) => r.goldRank !== null && r.goldRank <= 5).length, ranked.length)}, top 10 ${pct(ranked.filter((r) => r.goldRank !== null && r.goldRank <= 10).length, ranked.length)}, absent ${pct(ranked.filter((r) => r.goldRank === null).length, ranked.length)}`);
-  console.log("\nPer page (fixtures and flight-aa), budget only:\n");
-  console.log("| page | raw | aria | toPrompt | elements written / refined |");
-  console.log("|---|---|---|---|---|");
+  const within = (k: number) => share(ranked.filter((r) => r.goldRank !== null && r.goldRank <= k).length, ranked.length);
+  const goldRank = { rank1: within(1), top5: within(5), top10: within(10), absent: share(ranked.filter((r) => r.goldRank === null).length, ranked.length), cases: ranked.length };
+  run.figure("gold_rank", goldRank);
+  run.table({
+    id: "gold-rank",
+    title: "Gold element's rank in the refined list (goal cases)",
+    columns: [{ label: "goal cases", format: "int" }, { label: "rank 1", format: "percent" }, { label: "top 5", format: "percent" }, { label: "top 10", format: "percent" }, { label: "absent", format: "percent" }],
+    rows: [[goldRank.cases, goldRank.rank1, goldRank.top5, goldRank.top10, goldRank.absent]],
+  });
+  const pageRows: (string | number)[][] = [];
   const shown = new Set<string>();
   for (const r of rows) {
     const name = r.corpus === "flight-aa" ? "flight-aa/aa.html" : `${r.corpus}/${r.id}`;
     if (r.corpus === "miniwob-dev" || shown.has(name)) continue;
     shown.add(name);
-    console.log(`| ${name} | ${r.raw} | ${r.aria} | ${r.prompt[0]} | ${r.included[0]} / ${r.candidates} |`);
+    pageRows.push([name, r.raw, r.aria, r.prompt[0], `${r.included[0]} / ${r.candidates}`]);
   }
+  run.table({
+    id: "pages",
+    title: "Per page (fixtures and flight-aa), budget only",
+    columns: ["page", { label: "raw", format: "int" }, { label: "aria", format: "int" }, { label: "toPrompt", format: "int" }, "elements written / refined"],
+    rows: pageRows,
+  });
   const lost = rows.filter((r) => r.goldKept[2] === false);
   if (lost.length) {
     console.log(`\nGold not kept at 10 elements (${lost.length}): ${lost.slice(0, 15).map((r) => `${r.id} (rank ${r.goldRank ?? "absent"})`).join(", ")}${lost.length > 15 ? ", …" : ""}`);
   }
+  run.note(`${rows.length} cases in ${seconds.toFixed(0)} s. Pages: the SDK fixtures (test/sdk/fixtures) and, when present, the ranking corpora beside the repository (see docs/development.md).`);
+  run.write();
 }
 
 main().catch((err: unknown) => {

@@ -3,7 +3,7 @@
 // measured side by side in one run. Candidates are generated pages (links, buttons, labelled
 // fields, text) refined by the real engine; the model is the committed shared/src/rank/model.json.
 //
-//   npm run bench:rank [-- --runs 200]
+//   npm run bench:rank [-- --runs 200]        BENCH_QUICK=1: 50 runs per cell
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,9 +11,12 @@ import { parseArgs } from "node:util";
 import type { RawElement } from "@sightline/shared/contract";
 import { refineSnapshot } from "@sightline/shared/refine";
 import { createLinearReranker, rankByGoal, type GoalCandidate } from "@sightline/shared/rank";
+import { startRun } from "../lib/results.mjs";
+import { median, ratio } from "../lib/stats.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const { values: args } = parseArgs({ options: { runs: { type: "string", default: "200" } } });
+const QUICK = process.env.BENCH_QUICK === "1";
+const { values: args } = parseArgs({ options: { runs: { type: "string", default: QUICK ? "50" : "200" } } });
 const RUNS = Number(args.runs);
 const reranker = createLinearReranker(JSON.parse(readFileSync(resolve(here, "../../shared/src/rank/model.json"), "utf8")));
 
@@ -40,10 +43,6 @@ function page(n: number): GoalCandidate[] {
 }
 
 const GOALS = ['search for "cheap flights"', "click the third link", "enter your account email", "open help", "select 2 travellers"];
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
-}
 /** Median wall ms and mean CPU ms per call (the machine is shared: CPU time is the cost, wall time includes waiting for a core). */
 function time(cands: GoalCandidate[], withModel: boolean): { wall: number; cpu: number } {
   const ts: number[] = [];
@@ -70,15 +69,25 @@ function timeModelOnly(cands: GoalCandidate[]): number {
   return median(ts);
 }
 
-console.log(`bench/rank — median of ${RUNS} rankByGoal calls per cell (5 goals rotating), model ${reranker.name}`);
-console.log("| candidates | heuristic only: CPU ms (wall median) | heuristic + reranker: CPU ms (wall median) | CPU ratio | model scoring alone (ms) |");
-console.log("|---|---|---|---|---|");
+const run = startRun("rank", { title: "Goal ranking time per request" });
+const rows: (string | number)[][] = [];
+const figures: Record<string, Record<string, number>> = {};
 for (const n of [100, 1000]) {
   const cands = page(n);
   time(cands, true); // warm-up (JIT, stem/synonym caches)
   time(cands, false);
   const h = time(cands, false);
   const m = time(cands, true);
-  const f = (x: { wall: number; cpu: number }) => `${x.cpu.toFixed(3)} (${x.wall.toFixed(3)})`;
-  console.log(`| ${n} | ${f(h)} | ${f(m)} | ${(m.cpu / h.cpu).toFixed(2)}x | ${timeModelOnly(cands).toFixed(4)} |`);
+  const model = timeModelOnly(cands);
+  figures[n] = { heuristic_cpu_ms: h.cpu, heuristic_wall_ms: h.wall, reranker_cpu_ms: m.cpu, reranker_wall_ms: m.wall, model_only_ms: model };
+  rows.push([n, h.cpu, h.wall, m.cpu, m.wall, ratio(m.cpu, h.cpu), model]);
 }
+run.figure("per_candidates", figures);
+run.table({
+  id: "time",
+  title: `rankByGoal per call: ${RUNS} calls per cell, 5 goals rotating, model ${reranker.name}`,
+  columns: [{ label: "candidates", format: "int" }, "heuristic only, CPU ms", "(wall median)", "heuristic + reranker, CPU ms", "(wall median)", { label: "CPU with / without reranker", format: "ratio" }, "model scoring alone, ms"],
+  rows,
+  note: "CPU = mean per call (this process); wall = median. The reranker column runs second, on a warmer JIT.",
+});
+run.write();

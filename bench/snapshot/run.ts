@@ -15,18 +15,17 @@ import { refineSnapshot } from "@sightline/shared/refine";
 import { createLinearReranker } from "@sightline/shared/rank";
 import { makePayload } from "./payload.js";
 import { Client, startEchoProcess, startServerProcess } from "./server.js";
+import { startRun } from "../lib/results.mjs";
+import { median, ratio as div } from "../lib/stats.mjs";
+import { formatCell } from "../lib/table.mjs";
 
 const QUICK = process.env.BENCH_QUICK === "1";
 const SIZES = [200, 2_000, 10_000];
 const REPS: Record<number, number> = QUICK ? { 200: 10, 2000: 5, 10000: 3 } : { 200: 40, 2000: 15, 10000: 5 };
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
-const ratio = (x: number, floor: number) => `${(x / floor).toFixed(1)}×`;
+const run = startRun("snapshot", { title: "POST /v1/snapshot: refinement and HTTP" });
+const ms = (x: number) => formatCell(x);
+const ratio = (x: number, floor: number) => formatCell(div(x, floor), "ratio");
 
 /**
  * A server runs the same code for hours: measure it optimized, as it runs in steady state,
@@ -85,10 +84,7 @@ function parseServerTiming(header: string): Record<string, number> {
   }
   return out;
 }
-const stageRows: string[][] = [];
-
-const rows: string[][] = [];
-const row = (...cells: string[]) => rows.push(cells);
+const stageRows: (string | number)[][] = [];
 
 // The committed model, as the server loads it by default: goal requests run the reranker too.
 const reranker = createLinearReranker(JSON.parse(readFileSync(new URL("../../shared/src/rank/model.json", import.meta.url), "utf8")));
@@ -96,13 +92,14 @@ const reranker = createLinearReranker(JSON.parse(readFileSync(new URL("../../sha
 const payloads = new Map(SIZES.map((n) => [n, makePayload(n)]));
 const texts = new Map(SIZES.map((n) => [n, JSON.stringify(payloads.get(n))]));
 
-console.log(`bench/snapshot on ${process.platform}, node ${process.version}, load average ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}\n`);
+console.log(`bench/snapshot (${QUICK ? "quick" : "full"} run), node ${process.version}`);
 
 // 1. In process. "wall / cpu" pairs: median wall time, mean CPU time per call.
 /** Validation + refinement wall ms per size: what no snapshot can skip beyond the contract floor. */
 const ownWork = new Map<number, { plain: number; goal: number }>();
 const pair = (t: { wall: number; cpu: number }) => `${ms(t.wall)} / ${ms(t.cpu)}`;
-row("in process (wall / cpu ms)", "elements", "JSON floor", "validate", "refine, no goal", "refine, goal + reranker", "refine(goal)/floor, cpu");
+const inProcessRows: (string | number)[][] = [];
+const inProcess: Record<number, Record<string, { wall: number; cpu: number }>> = {};
 for (const n of SIZES) {
   const text = texts.get(n)!;
   const req = payloads.get(n)!;
@@ -113,8 +110,17 @@ for (const n of SIZES) {
   const plain = timeSync(REPS[n], () => void refineSnapshot(noGoal, { cap: 100 }));
   const goal = timeSync(REPS[n], () => void refineSnapshot(req, { cap: 100, reranker }));
   ownWork.set(n, { plain: validate.wall + plain.wall, goal: validate.wall + goal.wall });
-  row("", String(n), pair(floor), `${pair(validate)} (${ratio(validate.cpu, floor.cpu)})`, pair(plain), pair(goal), ratio(goal.cpu, floor.cpu));
+  inProcess[n] = { json_floor: floor, validate, refine_no_goal: plain, refine_goal: goal };
+  inProcessRows.push([n, pair(floor), `${pair(validate)} (${ratio(validate.cpu, floor.cpu)})`, pair(plain), pair(goal), div(goal.cpu, floor.cpu)]);
 }
+run.figure("in_process", inProcess);
+run.table({
+  id: "in-process",
+  title: "In process: validation and refinement beside the JSON floor (wall / CPU ms)",
+  columns: [{ label: "raw elements", format: "int" }, "JSON floor", "validation (CPU / floor)", "refine, no goal", "refine, goal + reranker", { label: "refine with goal / JSON floor (CPU)", format: "ratio" }],
+  rows: inProcessRows,
+  note: "JSON floor: `JSON.parse` + `JSON.stringify` of the same payload in the same process. Wall = median, CPU = mean per call.",
+});
 
 // 2–4. Over HTTP against the built server in its own process.
 const dataDir = mkdtempSync(join(tmpdir(), "sightline-bench-"));
@@ -124,7 +130,6 @@ const client = new Client(server.origin, server.key);
 const echo = await startEchoProcess();
 const echoClient = new Client(echo.origin, "");
 try {
-  row("");
   // Warm the whole server first (main thread and every worker isolate: V8 compiles hot code on
   // background threads, whose CPU would otherwise land on the first rows measured).
   {
@@ -134,7 +139,8 @@ try {
       await Promise.all([client.post(bodies[i % bodies.length]), client.post(bodies[(i + 1) % bodies.length])]);
     }
   }
-  row("HTTP loopback", "elements", "goal", "JSON floor wall ms", "HTTP floor ms", "contract floor ms", "bound ms", "round trip wall ms", "round trip/JSON floor", "/HTTP floor", "/contract floor", "server cpu ms/request", "response KB");
+  const httpRows: (string | number)[][] = [];
+  const http: Record<string, Record<string, number>> = {};
   for (const n of SIZES) {
     const plainText = JSON.stringify({ ...payloads.get(n), goal: undefined });
     const echoCall = async () => {
@@ -176,16 +182,30 @@ try {
       const floor = timeSync(REPS[n], () => void JSON.stringify(JSON.parse(plainText)));
       const own = ownWork.get(n)!;
       const bound = contractFloor + (withGoal ? own.goal : own.plain);
-      stageRows.push([String(n), withGoal ? "yes" : "no", ...STAGES.map((k) => ms(median(seen.map((x) => x.stages[k] ?? 0)))),
-        ms(median(seen.map((x) => x.rt - STAGES.reduce((sum, k) => sum + (x.stages[k] ?? 0), 0)))), ms(median(seen.map((x) => x.rt)))]);
-      row("", String(n), withGoal ? "yes" : "no", ms(floor.wall), withGoal ? "" : `${ms(httpFloor)} (${ratio(httpFloor, floor.wall)})`, `${ms(contractFloor)} (${ratio(contractFloor, floor.wall)})`, `${ms(bound)} (${ratio(bound, floor.wall)})`, ms(rt), ratio(rt, floor.wall), ratio(rt, httpFloor), ratio(rt, contractFloor), ms(serverCpu), (size / 1024).toFixed(0));
+      stageRows.push([n, withGoal ? "yes" : "no", ...STAGES.map((k) => median(seen.map((x) => x.stages[k] ?? 0))),
+        median(seen.map((x) => x.rt - STAGES.reduce((sum, k) => sum + (x.stages[k] ?? 0), 0))), median(seen.map((x) => x.rt))]);
+      http[`${n}${withGoal ? "_goal" : ""}`] = { json_floor_ms: floor.wall, http_floor_ms: httpFloor, contract_floor_ms: contractFloor, bound_ms: bound, round_trip_ms: rt, round_trip_over_json_floor: div(rt, floor.wall), server_cpu_ms: serverCpu, response_bytes: size };
+      httpRows.push([n, withGoal ? "yes" : "no", floor.wall, withGoal ? "" : `${ms(httpFloor)} (${ratio(httpFloor, floor.wall)})`, `${ms(contractFloor)} (${ratio(contractFloor, floor.wall)})`, `${ms(bound)} (${ratio(bound, floor.wall)})`, rt, div(rt, floor.wall), div(rt, contractFloor), serverCpu, size / 1024]);
     }
   }
 
+  run.figure("http", http);
+  run.table({
+    id: "http",
+    title: "HTTP round trips on loopback, beside the floors measured in the same run (median ms)",
+    columns: [{ label: "raw elements", format: "int" }, "goal", "JSON floor", "HTTP floor (× JSON)", "contract floor (× JSON)", "bound (× JSON)", "round trip", { label: "round trip / JSON floor", format: "ratio" }, { label: "round trip / contract floor", format: "ratio" }, "server CPU ms / request", { label: "response KB", format: "int" }],
+    rows: httpRows,
+    note: "JSON floor: measured again right after each row (the machine's speed drifts over a run). HTTP floor: the same payload posted to a bare `node:http` server that parses and re-stringifies it (`bench/snapshot/json-echo.mjs`). Contract floor: the same payload posted to that server, which answers with Sightline's own stored response to it (transport and JSON both ways, no work). Bound: contract floor + in-process validation and refinement, a round trip no implementation of the contract on Node's HTTP stack can beat.",
+  });
+
   // Where the round trip's time went, from the server's Server-Timing header (per request).
-  row("");
-  row("round trip stages (median ms)", "elements", "goal", ...STAGES, "outside", "round trip");
-  for (const r of stageRows) row("", ...r);
+  run.table({
+    id: "stages",
+    title: "Where a round trip's time goes: the server's Server-Timing stages (median ms)",
+    columns: [{ label: "raw elements", format: "int" }, "goal", ...STAGES, "outside", "round trip"],
+    rows: stageRows,
+    note: "read: body off the socket; handoff: waiting for a refinement worker and the thread hand-offs; parse; validate; refine; render: stringify; charge: waiting for the ledger after the job; outside: the round trip minus those (HTTP parsing and writing, Koa, authentication, loopback transport, the client's `JSON.parse`).",
+  });
 
   // Throughput: 200-element payloads, keep-alive, a few concurrent connections; with and without a goal.
   const seconds = QUICK ? 3 : 6;
@@ -232,16 +252,19 @@ try {
     await inline.stop();
     rmSync(inlineDir, { recursive: true, force: true });
   }
-  row("");
-  row("throughput", "payload", "concurrency", "requests/s (wall)", "server cpu ms/request", "requests/s per free core", "failed");
-  for (const [name, t] of [
+  const tput = [
     ["200 elements, goal", withGoal],
     ["200 elements, no goal", noGoal],
     ["200 elements, no goal, SIGHTLINE_REFINE_WORKERS=0", noGoalInline],
-  ] as const) {
-    row("", name, String(conc), t.rps.toFixed(0), ms(t.cpuPerReq), (1000 / t.cpuPerReq).toFixed(0), String(t.failed));
-  }
-  row("", "200 elements, invalid viewport (400)", String(conc), (badDone / 2).toFixed(0), "", "", "-");
+  ] as const;
+  run.figure("throughput", { goal_rps: withGoal.rps, no_goal_rps: noGoal.rps, no_goal_no_workers_rps: noGoalInline.rps, invalid_rps: badDone / 2 });
+  run.table({
+    id: "throughput",
+    title: `Throughput: ${conc} keep-alive connections, load generator on the same machine`,
+    columns: ["payload", { label: "requests/s", format: "int" }, "server CPU ms / request", { label: "requests/s per free core", format: "int" }, { label: "failed", format: "int" }],
+    rows: [...tput.map(([name, t]) => [name, t.rps, t.cpuPerReq, 1000 / t.cpuPerReq, t.failed]), ["200 elements, invalid viewport (400)", badDone / 2, null, null, null]],
+    note: "requests/s per free core = 1000 / server CPU ms per request: the rate one otherwise idle core sustains.",
+  });
 
   // Memory one 10,000-element request adds: reset the peak (clear_refs 5), then peak − before.
   const rss = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))![1]) / 1024;
@@ -251,9 +274,23 @@ try {
   const r = await client.post(texts.get(10_000)!);
   if (r.status !== 200) throw new Error(`status ${r.status}`);
   const peak = rss("VmHWM");
-  row("");
-  row("memory", "request", "RSS before MB", "peak during MB", "added MB");
-  row("", "10,000 elements", before.toFixed(0), peak.toFixed(0), (peak - before).toFixed(0));
+  run.figure("memory", { rss_before_mb: before, peak_mb: peak, added_mb: peak - before });
+  run.table({
+    id: "memory",
+    title: "Memory one 10,000-element request adds to the server",
+    columns: ["request", { label: "RSS before MB", format: "int" }, { label: "peak during MB", format: "int" }, { label: "added MB", format: "int" }],
+    rows: [["10,000 elements", before, peak, peak - before]],
+  });
+
+  // The targets, judged from this run's figures.
+  const targets: [string, string, boolean][] = [
+    ["2,000 raw elements refined in process (no goal) ≤ 10 ms", `${ms(inProcess[2000].refine_no_goal.wall)} ms`, inProcess[2000].refine_no_goal.wall <= 10],
+    ...SIZES.map((n): [string, string, boolean] => [`HTTP round trip ≤ 3× the JSON floor, ${n.toLocaleString("en-US")} raw elements, no goal`, ratio(http[String(n)].round_trip_ms, http[String(n)].json_floor_ms), http[String(n)].round_trip_over_json_floor <= 3]),
+    ["≥ 500 requests/s (200 raw elements, no goal)", `${noGoal.rps.toFixed(0)}/s`, noGoal.rps >= 500],
+    ["≤ 100 MB added by a 10,000-element request", `${(peak - before).toFixed(0)} MB`, peak - before <= 100],
+  ];
+  run.figure("targets_met", targets.filter((t) => t[2]).length);
+  run.table({ id: "targets", title: "Targets", columns: ["target", "this run", "met"], rows: targets.map(([t, v, ok]) => [t, v, ok ? "yes" : "no"]) });
 } finally {
   client.close();
   echoClient.close();
@@ -261,14 +298,4 @@ try {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
-
-// Print as aligned columns.
-const widths: number[] = [];
-for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-for (const r of rows) console.log(r.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd());
-console.log("\n'HTTP floor' = the same payload posted to a bare node:http server that only parses and re-stringifies it (bench/snapshot/json-echo.mjs).");
-console.log("'contract floor' = the same payload posted to that server, which parses it and answers with Sightline's own response to it (stored, stringified again; the client parses it): transport + JSON both ways, no work.");
-console.log("'bound' = contract floor + in-process validation + refinement of the same payload: a round trip no implementation of this contract on Node's HTTP stack can beat (no auth, credit charge, framework or threads counted).");
-console.log("'round trip stages' = the server's own Server-Timing: read (body off the socket), handoff (waiting for a worker thread and the hand-offs), parse, validate, refine, render (stringify), charge (waiting for the ledger after the job); 'outside' = round trip minus those: HTTP parsing and writing, Koa and authentication, loopback transport, and the client's own JSON.parse.");
-console.log("'requests/s per free core' = 1000 / server CPU ms per request: the rate one otherwise idle core sustains.");
-console.log("Targets: 2,000 elements ≤ 10 ms in process; HTTP round trip ≤ 3× the JSON floor; ≥ 500 requests/s; ≤ 100 MB added by a 10k request.");
+run.write();
