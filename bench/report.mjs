@@ -113,10 +113,10 @@ const results = loadResults();
 const used = new Set();
 const problems = [];
 let stale = 0;
-for (const file of docFiles()) {
-  const rel = relative(root, file);
-  const before = readFileSync(file, "utf8");
-  const after = before
+
+/** The Markdown `text` of doc `rel` with its markers filled from the results. */
+function render(text, rel) {
+  return text
     .replace(BLOCK, (whole, open, area, tableId, close) => {
       try {
         if (area === "index") return `${open}\n${renderIndex(results)}\n${close}`;
@@ -138,6 +138,16 @@ for (const file of docFiles()) {
         return whole;
       }
     });
+}
+
+for (const file of docFiles()) {
+  const rel = relative(root, file);
+  const before = readFileSync(file, "utf8");
+  // Markers inside fenced code blocks are examples (docs/development.md shows them): left alone.
+  const after = before
+    .split(/(^```[^\n]*\n[\s\S]*?^```)/m)
+    .map((part) => (part.startsWith("```") ? part : render(part, rel)))
+    .join("");
   if (after !== before) {
     stale++;
     if (check) console.log(`out of date: ${rel}`);

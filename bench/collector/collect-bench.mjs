@@ -75,7 +75,7 @@ if (opt.tags) {
 for (const p of positionals) {
   if (/^https?:|^file:/.test(p)) targets.push([-1, p]);
   else {
-    const i = dirs.findIndex((d) => existsSync(join(d, p)));
+    const i = dirs.findIndex((d) => existsSync(join(d, p)) || existsSync(join(d, `${p}.gz`)));
     if (i < 0) throw new Error(`${p} is in none of ${dirs.join(", ")}`);
     targets.push([i, p]);
   }

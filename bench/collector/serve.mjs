@@ -4,11 +4,12 @@ import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { extname, join, normalize } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { CHROMIUM_BASE_ARGS } from "../../server/dist/browser/pool.js";
 
 const TYPES = { ".html": "text/html; charset=utf-8", ".css": "text/css", ".js": "text/javascript", ".svg": "image/svg+xml" };
 
-/** Serves `dir` on 127.0.0.1 at a free port; resolves to { origin, close }. */
+/** Serves `dir` on 127.0.0.1 at a free port (a missing page.html from page.html.gz); resolves to { origin, close }. */
 export async function serveDir(dir) {
   const base = normalize(dir);
   const server = createServer((req, res) => {
@@ -18,7 +19,12 @@ export async function serveDir(dir) {
     try {
       body = readFileSync(file);
     } catch {
-      return res.writeHead(404).end();
+      // A corpus keeps its pages gzipped (page.html.gz): served as page.html.
+      try {
+        body = gunzipSync(readFileSync(`${file}.gz`));
+      } catch {
+        return res.writeHead(404).end();
+      }
     }
     res.writeHead(200, { "content-type": TYPES[extname(file)] ?? "application/octet-stream" }).end(body);
   });
