@@ -3,7 +3,7 @@
 // measured side by side in one run. Candidates are generated pages (links, buttons, labelled
 // fields, text) refined by the real engine; the model is the committed shared/src/rank/model.json.
 //
-//   npm run bench:rank [-- --runs 200]        BENCH_QUICK=1: 50 runs per cell
+//   npm run bench:rank [-- --runs 200]        (a few seconds: no quick mode)
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,8 +15,7 @@ import { startRun } from "../lib/results.mjs";
 import { median, ratio } from "../lib/stats.mjs";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
-const QUICK = process.env.BENCH_QUICK === "1";
-const { values: args } = parseArgs({ options: { runs: { type: "string", default: QUICK ? "50" : "200" } } });
+const { values: args } = parseArgs({ options: { runs: { type: "string", default: "200" } } });
 const RUNS = Number(args.runs);
 const reranker = createLinearReranker(JSON.parse(readFileSync(resolve(here, "../../shared/src/rank/model.json"), "utf8")));
 
