@@ -76,13 +76,19 @@ function renderTable(t, heading) {
   return parts.join("\n\n");
 }
 
-function renderArea(r, tableId) {
+/**
+ * One marker's text. `seen`: the areas whose provenance line this doc already showed: a later
+ * table of the same run says so in a short line instead of repeating it.
+ */
+function renderArea(r, tableId, seen) {
+  const origin = seen.has(r.area) ? `_Same run: \`bench/results/${r.area}.json\`._` : provenance(r);
+  seen.add(r.area);
   if (tableId) {
     const t = r.tables.find((x) => x.id === tableId);
     if (!t) throw new Error(`bench/results/${r.area}.json has no table "${tableId}" (it has: ${r.tables.map((x) => x.id).join(", ")})`);
-    return [provenance(r), renderTable(t, false)].join("\n\n");
+    return [origin, renderTable(t, false)].join("\n\n");
   }
-  const parts = [provenance(r), ...r.tables.map((t) => renderTable(t, true))];
+  const parts = [origin, ...r.tables.map((t) => renderTable(t, true))];
   if (r.notes?.length) parts.push(r.notes.map((n) => `- ${n}`).join("\n"));
   return parts.join("\n\n");
 }
@@ -115,7 +121,7 @@ const problems = [];
 let stale = 0;
 
 /** The Markdown `text` of doc `rel` with its markers filled from the results. */
-function render(text, rel) {
+function render(text, rel, seen) {
   return text
     .replace(BLOCK, (whole, open, area, tableId, close) => {
       try {
@@ -123,7 +129,7 @@ function render(text, rel) {
         const r = results.get(area);
         if (!r) throw new Error(`no bench/results/${area}.json`);
         used.add(area);
-        return `${open}\n${renderArea(r, tableId)}\n${close}`;
+        return `${open}\n${renderArea(r, tableId, seen)}\n${close}`;
       } catch (e) {
         problems.push(`${rel}: ${e.message}`);
         return whole;
@@ -144,9 +150,10 @@ for (const file of docFiles()) {
   const rel = relative(root, file);
   const before = readFileSync(file, "utf8");
   // Markers inside fenced code blocks are examples (docs/development.md shows them): left alone.
+  const seen = new Set();
   const after = before
     .split(/(^```[^\n]*\n[\s\S]*?^```)/m)
-    .map((part) => (part.startsWith("```") ? part : render(part, rel)))
+    .map((part) => (part.startsWith("```") ? part : render(part, rel, seen)))
     .join("");
   if (after !== before) {
     stale++;

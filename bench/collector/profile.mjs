@@ -67,7 +67,7 @@ try {
     const n = byId.get(id);
     const f = n.callFrame;
     if (f.functionName === "(idle)" || f.functionName === "(program)") continue;
-    const key = `${f.functionName || "(anon)"} ${f.url ? `${f.url.split("/").pop()}:${f.lineNumber}:${f.columnNumber}` : ""}`;
+    const key = `${f.functionName || "(anon)"}${f.url ? ` ${f.url.split("/").pop()}:${f.lineNumber}:${f.columnNumber}` : ""}`;
     self.set(key, (self.get(key) ?? 0) + c);
     total += c;
   }
