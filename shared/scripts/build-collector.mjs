@@ -21,3 +21,17 @@ await build({
   legalComments: "none",
   logLevel: "warning",
 });
+
+// The page agent (shared/src/page-agent): what acting on a page needs inside it, injected into
+// the same world as the collector (dist/page-agent.js).
+await build({
+  entryPoints: [`${root}src/page-agent/bundle.ts`],
+  outfile: `${root}dist/page-agent.js`,
+  bundle: true,
+  format: "iife",
+  platform: "browser",
+  target: "chrome110",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});

@@ -1,0 +1,80 @@
+// What an agent may ask of a page, and what it is told back. Isomorphic: the MCP tools, the
+// bridge protocol, the extension and the headless backend all speak these types.
+
+/** A page-changing request, addressed by the element ids of the tab's last snapshot. */
+export type AgentAction =
+  | { kind: "click"; id: number }
+  | { kind: "type"; id: number; text: string; submit?: boolean }
+  | { kind: "select"; id: number; value: string }
+  | { kind: "press"; key: string }
+  | { kind: "scroll"; direction?: ScrollDirection; id?: number }
+  | { kind: "navigate"; url: string }
+  | { kind: "back" };
+
+export type ScrollDirection = "up" | "down" | "left" | "right";
+export type ActionKind = AgentAction["kind"];
+
+/** `navigated`: a new document or URL; `dom_changed`: mutations or input events; else nothing. */
+export type ActionOutcome = "navigated" | "dom_changed" | "nothing_changed";
+
+export interface ActionResult {
+  outcome: ActionOutcome;
+  /** Page URL after the action. */
+  url: string;
+  /** How the element was reached: trusted mouse input at its centre, a DOM fallback, or keys. */
+  method: "mouse" | "dom" | "keyboard" | "browser";
+}
+
+/** What a tab looks like to an agent (`tab` is the handle every tool takes). */
+export interface AgentTab {
+  tab: string;
+  url: string;
+  title: string;
+  /** The tab the person (or the headless browser) has in front. */
+  active: boolean;
+}
+
+/** Error codes every backend and tool shares (documented in docs/mcp.md). */
+export type AgentErrorCode =
+  | "bad_arguments" // a tool's arguments are missing or of the wrong type
+  | "no_snapshot" // an element id was used before any snapshot of the tab
+  | "unknown_id" // the id was not in the tab's last snapshot
+  | "stale" // the element behind the id is no longer on the page
+  | "not_actionable" // e.g. select on something that is not a select, type into a div
+  | "bad_url" // navigate to a URL an agent may not open (file:, chrome:, javascript:...)
+  | "no_tab" // the tab does not exist or is not shared with the agent
+  | "rejected" // the person rejected the action
+  | "not_connected" // no browser is connected for this account (extension backend)
+  | "busy" // another agent holds the lease on this tab
+  | "timeout"
+  | "failed";
+
+export class AgentError extends Error {
+  constructor(
+    readonly code: AgentErrorCode,
+    message: string,
+    /** Extra facts for the agent (e.g. the closest current element of a stale id). */
+    readonly detail?: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "AgentError";
+  }
+}
+
+export function isAgentError(err: unknown): err is AgentError {
+  return err instanceof Error && (err as { name?: string }).name === "AgentError" && typeof (err as AgentError).code === "string";
+}
+
+/** Schemes an agent may navigate to: the web, nothing local or privileged. */
+export function checkNavigableUrl(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new AgentError("bad_url", `"${raw}" is not an absolute URL (give http:// or https://)`);
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new AgentError("bad_url", `${url.protocol} URLs cannot be opened by an agent; only http: and https:`);
+  }
+  return url;
+}

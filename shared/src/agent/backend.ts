@@ -1,0 +1,44 @@
+// A backend is a browser an agent works in: headless Chromium (shared/src/mcp/headless.ts) or
+// the person's own tabs through the extension (server/src/bridge/). The session above it keeps
+// ids, diffs and errors the same whichever it is.
+import type { SnapshotRequest } from "../contract/index.js";
+import type { ActionResult, AgentAction, AgentTab } from "./actions.js";
+
+/** The element an action is aimed at, as the agent saw it (for approvals and the log). */
+export interface ActionTarget {
+  id: number;
+  role: string;
+  name: string;
+  input_type: string | null;
+}
+
+/** A set-of-mark box: element id and its viewport rectangle at capture time. */
+export interface MarkBox {
+  id: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+export interface ReadPage {
+  url: string;
+  title: string;
+  description: string;
+  /** Markdown of the main content. */
+  content: string;
+}
+
+export interface AgentBackend {
+  /** The tabs the agent may use (the extension: only those the person shared). */
+  tabs(): Promise<AgentTab[]>;
+  /** Runs the collector in the tab: the /v1/snapshot request body. */
+  capture(tab: string): Promise<SnapshotRequest>;
+  read(tab: string): Promise<ReadPage>;
+  /** PNG (base64) of the tab's viewport with numbered boxes drawn at `marks`. */
+  screenshot(tab: string, marks: MarkBox[]): Promise<string>;
+  /** Performs a page-changing action (the extension asks the person first). */
+  act(tab: string, action: AgentAction, target: ActionTarget | null): Promise<ActionResult>;
+  /** Waits until `text` is visible, or until the page is quiet; false on timeout. */
+  wait(tab: string, opts: { text?: string; timeoutMs: number }): Promise<boolean>;
+}

@@ -1,0 +1,10 @@
+// @sightline/shared/agent: what an agent can do on a page and how every backend does it.
+// Isomorphic: no DOM, no Node.
+export * from "./actions.js";
+export type { ActionTarget, AgentBackend, MarkBox, ReadPage } from "./backend.js";
+export { isNavigationError, type PageDriver } from "./driver.js";
+export { PAGE_AGENT_GLOBAL, type PageCalls, type PageCallName, type PageCallArgs, type PageCallResult, type TargetPoint, type SelectResult } from "./page-calls.js";
+export { performAction, type PerformOptions } from "./perform.js";
+export { screenshotWithMarks, waitOnPage } from "./page-ops.js";
+export { AgentSession, compact, MAX_CHANGE_LINES, type SessionDeps, type SnapshotOptions, type SnapshotAnswer, type CompactElement, type ActAnswer, type Billable } from "./session.js";
+export { closestElement } from "./closest.js";

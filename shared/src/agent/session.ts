@@ -1,0 +1,236 @@
+// An agent's working memory of its tabs: the ids it has seen, the picture it last had of each
+// page, and the diff an action made. Every tool goes through here, so ids, stale answers and
+// diffs are the same on every backend.
+import type { RefineResult, RefinedElement, SnapshotRequest } from "../contract/index.js";
+import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../prompt/index.js";
+import { AgentError, type ActionResult, type AgentAction, type AgentTab } from "./actions.js";
+import type { ActionTarget, AgentBackend, ReadPage } from "./backend.js";
+import { closestElement } from "./closest.js";
+
+export type Billable = "snapshot" | "read" | "screenshot";
+
+export interface SessionDeps {
+  backend: AgentBackend;
+  /** The refinement engine (in process, or the API for a client that wants it charged there). */
+  refine(req: SnapshotRequest, opts: { goal?: string; limit?: number }): Promise<RefineResult>;
+  /**
+   * Wraps a call that costs what its REST twin costs: charges before `run`, refunds when it
+   * throws. Absent: free (local use).
+   */
+  bill?<T>(what: Billable, run: () => Promise<T>): Promise<T>;
+}
+
+export interface SnapshotOptions {
+  goal?: string;
+  limit?: number;
+  token_budget?: number;
+}
+
+export interface SnapshotAnswer {
+  tab: string;
+  url: string;
+  text: string;
+  tokens: number;
+  elements: CompactElement[];
+}
+
+/** The structured element an agent gets: what it needs to pick one, nothing more. */
+export interface CompactElement {
+  id: number;
+  role: string;
+  name: string;
+  value?: string;
+  checked?: boolean;
+  disabled?: boolean;
+  href?: string;
+  in_viewport: boolean;
+}
+
+export interface ActAnswer extends ActionResult {
+  /** A few lines: "+ [12] button ..." added, "- [5] ..." removed, "~ [7] ..." modified. */
+  changes: string[];
+  /** The page's title and first lines after a navigation. */
+  page?: string;
+}
+
+/** Diff lines an action answer carries at most. */
+export const MAX_CHANGE_LINES = 8;
+
+interface TabMemory {
+  url: string;
+  /** Every element seen in this document, by id: ids stay valid until they go stale. */
+  known: Map<number, RefinedElement>;
+  /** The goal-free picture used for diffs. */
+  baseline: RefinedElement[];
+}
+
+const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
+const nameOf = (el: RefinedElement) => clean(el.name) || clean(el.text);
+
+export function compact(el: RefinedElement): CompactElement {
+  const out: CompactElement = { id: el.id, role: el.role, name: nameOf(el).slice(0, 120), in_viewport: el.in_viewport };
+  if (el.value) out.value = el.value;
+  if (el.checked != null) out.checked = el.checked;
+  if (el.disabled) out.disabled = true;
+  if (el.href) out.href = el.href;
+  return out;
+}
+
+export class AgentSession {
+  private readonly memory = new Map<string, TabMemory>();
+
+  constructor(private readonly deps: SessionDeps) {}
+
+  private bill<T>(what: Billable, run: () => Promise<T>): Promise<T> {
+    return this.deps.bill ? this.deps.bill(what, run) : run();
+  }
+
+  /** The tab a call means: the one given, else the only or active tab. */
+  async resolveTab(tab?: string): Promise<string> {
+    const tabs = await this.deps.backend.tabs();
+    if (tab !== undefined) {
+      if (!tabs.some((t) => t.tab === tab)) throw new AgentError("no_tab", `no tab "${tab}" is shared with the agent; call tabs to list them`);
+      return tab;
+    }
+    const chosen = tabs.find((t) => t.active) ?? tabs[0];
+    if (!chosen) throw new AgentError("no_tab", "no tab is shared with the agent");
+    return chosen.tab;
+  }
+
+  tabs(): Promise<AgentTab[]> {
+    return this.deps.backend.tabs();
+  }
+
+  private remember(tab: string, url: string, elements: RefinedElement[], baseline: RefinedElement[] | null): void {
+    let m = this.memory.get(tab);
+    if (!m || m.url !== url) {
+      m = { url, known: new Map(), baseline: [] };
+      this.memory.set(tab, m);
+    }
+    for (const el of elements) m.known.set(el.id, el);
+    if (baseline) {
+      for (const el of baseline) m.known.set(el.id, el);
+      m.baseline = baseline;
+    }
+  }
+
+  async snapshot(tabArg: string | undefined, opts: SnapshotOptions = {}): Promise<SnapshotAnswer> {
+    const tab = await this.resolveTab(tabArg);
+    return this.bill("snapshot", async () => {
+      const req = await this.deps.backend.capture(tab);
+      const [ranked, baseline] = await Promise.all([
+        this.deps.refine(req, { goal: opts.goal, limit: opts.limit }),
+        opts.goal || opts.limit !== undefined ? this.deps.refine(req, {}) : null,
+      ]);
+      this.remember(tab, req.url, ranked.elements, baseline?.elements ?? ranked.elements);
+      const prompt = toPrompt({ ...ranked, url: req.url }, {
+        tokenBudget: opts.token_budget ?? DEFAULT_TOKEN_BUDGET,
+        maxElements: opts.limit,
+      });
+      const shown = new Set(prompt.included);
+      return {
+        tab,
+        url: req.url,
+        text: prompt.text,
+        tokens: prompt.tokens,
+        elements: ranked.elements.filter((el) => shown.has(el.id)).map(compact),
+      };
+    });
+  }
+
+  read(tabArg: string | undefined): Promise<ReadPage> {
+    return this.resolveTab(tabArg).then((tab) => this.bill("read", () => this.deps.backend.read(tab)));
+  }
+
+  async screenshot(tabArg: string | undefined): Promise<{ tab: string; png: string; marks: number }> {
+    const tab = await this.resolveTab(tabArg);
+    return this.bill("screenshot", async () => {
+      // Marks are the elements of the tab's last picture that are in the viewport now.
+      const req = await this.deps.backend.capture(tab);
+      const fresh = await this.deps.refine(req, {});
+      this.remember(tab, req.url, [], fresh.elements);
+      const marks = fresh.elements
+        .filter((el) => el.in_viewport && el.bbox.width > 0 && el.bbox.height > 0)
+        .map((el) => ({ id: el.id, x: el.bbox.x, y: el.bbox.y, width: el.bbox.width, height: el.bbox.height }));
+      const png = await this.deps.backend.screenshot(tab, marks);
+      return { tab, png, marks: marks.length };
+    });
+  }
+
+  /** The element an id names, if the agent has seen it in this document. */
+  private known(tab: string, id: number): RefinedElement {
+    const m = this.memory.get(tab);
+    if (!m || m.known.size === 0) throw new AgentError("no_snapshot", `take a snapshot of the tab before using element ids`);
+    const el = m.known.get(id);
+    if (!el) throw new AgentError("unknown_id", `element [${id}] is not in the last snapshot of this page; take a new snapshot`, { id });
+    return el;
+  }
+
+  async act(tabArg: string | undefined, action: AgentAction): Promise<ActAnswer> {
+    const tab = await this.resolveTab(tabArg);
+    const id = "id" in action ? action.id : undefined;
+    const el = id !== undefined ? this.known(tab, id) : null;
+    const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type } : null;
+    let result: ActionResult;
+    try {
+      result = await this.deps.backend.act(tab, action, target);
+    } catch (err) {
+      if (err instanceof AgentError && err.code === "stale" && el) throw await this.staleError(tab, el);
+      throw err;
+    }
+    return this.answer(tab, result);
+  }
+
+  /** A stale id is not guessed at: the error names the closest current element instead. */
+  private async staleError(tab: string, gone: RefinedElement): Promise<AgentError> {
+    const req = await this.deps.backend.capture(tab);
+    const fresh = await this.deps.refine(req, {});
+    this.remember(tab, req.url, [], fresh.elements);
+    const m = this.memory.get(tab);
+    m?.known.delete(gone.id);
+    const near = closestElement(gone, fresh.elements);
+    const hint = near ? `; the closest current element is ${formatElement(near)}` : "; take a new snapshot";
+    return new AgentError("stale", `element [${gone.id}] ${gone.role} "${nameOf(gone)}" is no longer on the page${hint}`, {
+      id: gone.id,
+      closest: near ? compact(near) : null,
+    });
+  }
+
+  /** After an action: the outcome plus what changed, from a fresh (free) capture. */
+  private async answer(tab: string, result: ActionResult): Promise<ActAnswer> {
+    const previous = this.memory.get(tab);
+    let req: SnapshotRequest;
+    try {
+      req = await this.deps.backend.capture(tab);
+    } catch {
+      // The page is between documents: the outcome stands, the diff waits for a snapshot.
+      return { ...result, changes: [] };
+    }
+    const fresh = await this.deps.refine(req, {});
+    if (result.outcome === "navigated" || !previous || previous.url !== req.url) {
+      this.memory.delete(tab);
+      this.remember(tab, req.url, [], fresh.elements);
+      const top = toPrompt({ ...fresh, url: req.url }, { tokenBudget: 200, maxElements: 5 });
+      return { ...result, outcome: "navigated", changes: [], page: top.text };
+    }
+    const d = diff({ elements: previous.baseline }, fresh);
+    this.remember(tab, req.url, [], fresh.elements);
+    const lines: string[] = [];
+    let more = 0;
+    for (const e of d.elements) {
+      const mark = e.diff_status === "ADDED" ? "+" : e.diff_status === "REMOVED" ? "-" : e.diff_status === "MODIFIED" ? "~" : null;
+      if (!mark) continue;
+      if (lines.length < MAX_CHANGE_LINES) lines.push(`${mark} ${formatElement(e)}`);
+      else more++;
+    }
+    if (more) lines.push(`(${more} more changes; snapshot for the full page)`);
+    return { ...result, changes: lines };
+  }
+
+  async wait(tabArg: string | undefined, opts: { text?: string; timeoutMs?: number }): Promise<{ found: boolean; url: string }> {
+    const tab = await this.resolveTab(tabArg);
+    const found = await this.deps.backend.wait(tab, { text: opts.text, timeoutMs: Math.min(opts.timeoutMs ?? 5000, 60_000) });
+    const tabs = await this.deps.backend.tabs();
+    return { found, url: tabs.find((t) => t.tab === tab)?.url ?? "" };
+  }
+}

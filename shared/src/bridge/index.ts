@@ -1,0 +1,2 @@
+// @sightline/shared/bridge: the server ↔ extension protocol. Isomorphic.
+export * from "./protocol.js";

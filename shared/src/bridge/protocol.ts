@@ -1,0 +1,146 @@
+// The bridge between the Sightline server and the extension in the person's browser: one
+// WebSocket the extension opens to the server it is configured with (never the other way, and
+// nothing a web page can reach). The server relays an agent's tool calls for the same account;
+// the extension answers from the tabs the person shared. Isomorphic: both ends import it.
+import type { ActionResult, AgentAction, AgentErrorCode, AgentTab } from "../agent/actions.js";
+import type { ActionTarget, MarkBox, ReadPage } from "../agent/backend.js";
+import type { SnapshotRequest } from "../contract/index.js";
+
+/** Path of the WebSocket endpoint on the server. */
+export const BRIDGE_PATH = "/v1/bridge";
+export const BRIDGE_PROTOCOL_VERSION = 1;
+/** The server pings this often; the extension treats 3 missed pings as a lost connection. */
+export const HEARTBEAT_MS = 20_000;
+
+/** WebSocket close codes the server uses (4000-4999 are the application's). */
+export const CLOSE = {
+  /** No, malformed or unknown key in hello. Do not retry until the key changes. */
+  unauthorized: 4401,
+  /** The account is deactivated. */
+  forbidden: 4403,
+  /** The first message was not a valid hello, or a message broke the protocol. */
+  protocol: 4400,
+  /** The same extension instance connected again; this older socket is closed. */
+  replaced: 4409,
+  /** The server is shutting down; reconnect with backoff. */
+  shutdown: 4503,
+} as const;
+
+/** What each operation takes and answers. */
+export interface BridgeOps {
+  capture: { args: Record<string, never>; result: SnapshotRequest };
+  read: { args: Record<string, never>; result: ReadPage };
+  screenshot: { args: { marks: MarkBox[] }; result: { png: string } };
+  act: { args: { action: AgentAction; target: ActionTarget | null }; result: ActionResult };
+  wait: { args: { text?: string; timeoutMs: number }; result: { found: boolean } };
+}
+export type BridgeOp = keyof BridgeOps;
+export const BRIDGE_OPS: readonly BridgeOp[] = ["capture", "read", "screenshot", "act", "wait"];
+
+// Extension → server
+export interface HelloMessage {
+  type: "hello";
+  version: number;
+  /** The extension's Sightline API key (the same account as the agent's). */
+  key: string;
+  /** Random id of this browser profile's extension install: a reconnect replaces its own socket. */
+  instance: string;
+}
+/** The tabs the person shared, sent on connect and whenever they change. */
+export interface TabsMessage {
+  type: "tabs";
+  tabs: AgentTab[];
+}
+export interface ResultMessage {
+  type: "result";
+  id: string;
+  ok: boolean;
+  data?: unknown;
+  error?: { code: AgentErrorCode; message: string; detail?: Record<string, unknown> };
+}
+/** A call is still running and why (e.g. "waiting for the person's approval"). */
+export interface ProgressMessage {
+  type: "progress";
+  id: string;
+  message: string;
+}
+export interface PongMessage {
+  type: "pong";
+}
+export type ExtensionMessage = HelloMessage | TabsMessage | ResultMessage | ProgressMessage | PongMessage;
+
+// Server → extension
+export interface WelcomeMessage {
+  type: "welcome";
+  account: string;
+  heartbeatMs: number;
+}
+export interface CallMessage<K extends BridgeOp = BridgeOp> {
+  type: "call";
+  id: string;
+  tab: string;
+  op: K;
+  args: BridgeOps[K]["args"];
+}
+export interface CancelMessage {
+  type: "cancel";
+  id: string;
+}
+export interface PingMessage {
+  type: "ping";
+}
+export type ServerMessage = WelcomeMessage | CallMessage | CancelMessage | PingMessage;
+
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** Parses one frame from the extension; null when it is not a message of this protocol. */
+export function parseExtensionMessage(raw: string): ExtensionMessage | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!isObj(v)) return null;
+  switch (v.type) {
+    case "hello":
+      return typeof v.key === "string" && typeof v.instance === "string" && typeof v.version === "number" ? (v as unknown as HelloMessage) : null;
+    case "tabs":
+      return Array.isArray(v.tabs) && v.tabs.every((t) => isObj(t) && typeof t.tab === "string" && typeof t.url === "string")
+        ? (v as unknown as TabsMessage)
+        : null;
+    case "result":
+      return typeof v.id === "string" && typeof v.ok === "boolean" ? (v as unknown as ResultMessage) : null;
+    case "progress":
+      return typeof v.id === "string" && typeof v.message === "string" ? (v as unknown as ProgressMessage) : null;
+    case "pong":
+      return { type: "pong" };
+    default:
+      return null;
+  }
+}
+
+/** Parses one frame from the server; null when it is not a message of this protocol. */
+export function parseServerMessage(raw: string): ServerMessage | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  if (!isObj(v)) return null;
+  switch (v.type) {
+    case "welcome":
+      return typeof v.account === "string" ? (v as unknown as WelcomeMessage) : null;
+    case "call":
+      return typeof v.id === "string" && typeof v.tab === "string" && BRIDGE_OPS.includes(v.op as BridgeOp) && isObj(v.args)
+        ? (v as unknown as CallMessage)
+        : null;
+    case "cancel":
+      return typeof v.id === "string" ? (v as unknown as CancelMessage) : null;
+    case "ping":
+      return { type: "ping" };
+    default:
+      return null;
+  }
+}

@@ -1,0 +1,23 @@
+// The page agent: what acting on a page needs inside it (find an element by the collector's
+// id, hit-test it, DOM fallbacks, change watching). Browser code, shipped as the IIFE bundle
+// dist/page-agent.js and injected into the same world as the collector.
+import type { PageCalls } from "../agent/page-calls.js";
+import { locate } from "./locate.js";
+import { domClick, focus, scrollBy, selectOption, submitForm } from "./controls.js";
+import { clearMarks, showMarks } from "./marks.js";
+import { hasText, watchSettle, watchStart } from "./watch.js";
+
+export const pageAgent: PageCalls = {
+  locate,
+  domClick,
+  focus,
+  selectOption,
+  scrollBy,
+  watchStart,
+  watchSettle,
+  hasText,
+  submitForm,
+  showMarks,
+  clearMarks,
+};
+export { elementById } from "./locate.js";
