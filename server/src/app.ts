@@ -5,6 +5,7 @@ import { Router } from "@koa/router";
 import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
 import { refineSnapshot } from "@sightline/shared/refine";
+import { disconnectedBridge, type Bridge } from "./bridge/index.js";
 import type { ServerConfig } from "./config.js";
 import type { AppDeps, AppState } from "./context.js";
 import type { Ledger } from "./ledger/index.js";
@@ -25,21 +26,28 @@ export interface AppParts {
   refine?: typeof refineSnapshot;
   /** Where /v1/snapshot's CPU work runs (default: inline on the main thread). Closed with the app. */
   snapshots?: SnapshotEngine;
+  /** The extension bridge (default: none connected). Closed with the app. */
+  bridge?: Bridge;
 }
 
 export interface CreatedApp {
   app: Koa<AppState>;
   deps: AppDeps;
+  /** Ends long-lived connections (deps.onShutdown): call before closing the HTTP server. */
+  shutdown(): Promise<void>;
   /** Runs the cleanups routes registered with deps.onClose. */
   close(): Promise<void>;
 }
 
 export function createApp(parts: AppParts): CreatedApp {
   const closers: (() => Promise<void> | void)[] = [];
+  const stoppers: (() => Promise<void> | void)[] = [];
   const refine = parts.refine ?? refineSnapshot;
   const reranker = parts.reranker ?? null;
   const snapshots = parts.snapshots ?? inlineEngine({ refine, reranker });
   closers.push(() => snapshots.close());
+  const bridge = parts.bridge ?? disconnectedBridge();
+  stoppers.push(() => bridge.close());
   const deps: AppDeps = {
     config: parts.config,
     ledger: parts.ledger,
@@ -47,12 +55,14 @@ export function createApp(parts: AppParts): CreatedApp {
     reranker,
     refine,
     snapshots,
+    bridge,
     api: createApiChain({
       ledger: parts.ledger,
       rateLimitPerMinute: parts.config.rateLimitPerMinute,
       bodyLimitBytes: parts.config.bodyLimitBytes,
     }),
     onClose: (fn) => void closers.push(fn),
+    onShutdown: (fn) => void stoppers.push(fn),
   };
 
   const app = new Koa<AppState>({ proxy: false });
@@ -74,7 +84,11 @@ export function createApp(parts: AppParts): CreatedApp {
   return {
     app,
     deps,
+    shutdown: async () => {
+      await Promise.all(stoppers.splice(0).map(async (fn) => fn()));
+    },
     close: async () => {
+      await Promise.all(stoppers.splice(0).map(async (fn) => fn()));
       for (const fn of closers.splice(0).reverse()) await fn();
     },
   };

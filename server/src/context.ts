@@ -4,13 +4,14 @@ import type { Router } from "@koa/router";
 import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
 import type { refineSnapshot } from "@sightline/shared/refine";
+import type { Bridge } from "./bridge/index.js";
 import type { ServerConfig } from "./config.js";
 import type { Account, Ledger } from "./ledger/index.js";
 import type { ApiChain } from "./middleware/api.js";
 import type { SnapshotEngine } from "./snapshot/index.js";
 
 /** Which error body an endpoint renders (contract 7.1 vs 7.2; see errorBody). */
-export type ErrorStyle = "snapshot" | "observe";
+export type ErrorStyle = "snapshot" | "observe" | "mcp";
 
 export interface AppState {
   requestId: string;
@@ -43,6 +44,13 @@ export interface AppDeps {
    * The handler gets `ctx.state.account` and the parsed `ctx.request.body`.
    */
   api: ApiChain;
+  /** The extension bridge: the person's shared tabs, per account (server/src/bridge). */
+  bridge: Bridge;
   /** Registers cleanup to run when the server closes (e.g. a browser pool). */
   onClose(fn: () => Promise<void> | void): void;
+  /**
+   * Registers what must end as the server starts closing, before it waits for connections to
+   * finish: long-lived streams and sockets (MCP event streams, the bridge).
+   */
+  onShutdown(fn: () => Promise<void> | void): void;
 }

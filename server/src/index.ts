@@ -77,6 +77,7 @@ export async function startServer(
   let closing: Promise<void> | null = null;
   const close = () =>
     (closing ??= (async () => {
+      await created.shutdown();
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       const force = setTimeout(() => server.closeAllConnections(), 5_000);

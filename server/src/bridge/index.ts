@@ -1,6 +1,6 @@
 // The server's side of the extension bridge: which browsers of which account are connected,
 // and the agent backend an MCP session of that account works through.
-import type { AgentBackend } from "@sightline/shared/agent";
+import { AgentError, type AgentBackend } from "@sightline/shared/agent";
 
 export interface Bridge {
   /**
@@ -12,4 +12,16 @@ export interface Bridge {
   release(sessionId: string): void;
   /** Closes every extension connection (server shutdown). */
   close(): Promise<void>;
+}
+
+/** Until a bridge is wired: every extension-backed call says no browser is connected. */
+export function disconnectedBridge(): Bridge {
+  const none = async (): Promise<never> => {
+    throw new AgentError("not_connected", "no browser is connected for this account: open the Sightline extension, set this server and key, and share a tab");
+  };
+  return {
+    backendFor: () => ({ tabs: async () => [], capture: none, read: none, screenshot: none, act: none, wait: none }),
+    release: () => undefined,
+    close: async () => undefined,
+  };
 }

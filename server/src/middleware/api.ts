@@ -3,7 +3,8 @@
 //   error style → auth (401/403) → rate limit (429) → body (400/413) → route
 //   (the route then validates (400), reserves credits (402), works, commits or refunds).
 // The body is parsed JSON on ctx.request.body, or (body "raw") the bytes on
-// ctx.state.bodyBytes for routes that parse it elsewhere (/v1/snapshot's workers).
+// ctx.state.bodyBytes for routes that parse it elsewhere (/v1/snapshot's workers), or not read
+// at all (body "none": GET and DELETE /mcp).
 import type { AppMiddleware, ErrorStyle } from "../context.js";
 import type { Ledger } from "../ledger/index.js";
 import { authenticate } from "./auth.js";
@@ -11,7 +12,7 @@ import { rateLimit } from "./rate-limit.js";
 import { jsonBody } from "./json-body.js";
 import { rawBody } from "./raw-body.js";
 
-export type ApiChain = (style: ErrorStyle, body?: "json" | "raw") => AppMiddleware[];
+export type ApiChain = (style: ErrorStyle, body?: "json" | "raw" | "none") => AppMiddleware[];
 
 export function createApiChain(opts: { ledger: Ledger; rateLimitPerMinute: number; bodyLimitBytes: number }): ApiChain {
   // One limiter and one parser for all endpoints: a key's budget is shared across them.
@@ -26,6 +27,6 @@ export function createApiChain(opts: { ledger: Ledger; rateLimitPerMinute: numbe
     },
     auth,
     limit,
-    body === "json" ? json : raw,
+    ...(body === "json" ? [json] : body === "raw" ? [raw] : []),
   ];
 }

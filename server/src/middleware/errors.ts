@@ -4,6 +4,9 @@
 import { ContractError, ERROR_NAMES, errorBody } from "@sightline/shared/contract";
 import type { AppDeps, AppMiddleware } from "../context.js";
 
+/** JSON-RPC code of an HTTP-level refusal (auth, rate limit, body) on /mcp (server-defined range). */
+export const MCP_HTTP_ERROR = -32001;
+
 export const notFound = () => new ContractError("not_found", ERROR_NAMES.notFound, `${ERROR_NAMES.notFound}: no such endpoint`);
 export const methodNotAllowed = () =>
   new ContractError("method_not_allowed", ERROR_NAMES.methodNotAllowed, `${ERROR_NAMES.methodNotAllowed} on this endpoint`);
@@ -26,7 +29,12 @@ export function errorHandler({ ledger, logger }: Pick<AppDeps, "ledger" | "logge
       const credits = account ? ledger.creditsOf(account.id) : undefined;
       ctx.status = err.status;
       if (err.retryAfterSeconds !== undefined) ctx.set("Retry-After", String(err.retryAfterSeconds));
-      ctx.body = errorBody(err, ctx.state.errorStyle ?? "observe", { credits_remaining: credits, request_id: ctx.state.requestId });
+      const style = ctx.state.errorStyle ?? "observe";
+      // MCP clients read JSON-RPC: the same status, the message in a JSON-RPC error.
+      ctx.body =
+        style === "mcp"
+          ? { jsonrpc: "2.0", id: null, error: { code: MCP_HTTP_ERROR, message: err.message, data: { error_code: err.code, request_id: ctx.state.requestId } } }
+          : errorBody(err, style, { credits_remaining: credits, request_id: ctx.state.requestId });
     }
   };
 }

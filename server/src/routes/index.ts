@@ -1,6 +1,7 @@
 // Every route of the server, registered in one place (one file per route).
 import type { AppDeps, AppRouter } from "../context.js";
 import { registerHealth } from "./health.js";
+import { registerMcp } from "./mcp.js";
 import { registerOpenApi } from "./openapi.js";
 import { registerSnapshot } from "./snapshot.js";
 import { registerObserve } from "../observe/index.js";
@@ -10,4 +11,5 @@ export function registerRoutes(router: AppRouter, deps: AppDeps): void {
   registerOpenApi(router, deps);
   registerSnapshot(router, deps);
   registerObserve(router, deps); // POST /v1/observe, GET /v1/screenshots/:id
+  registerMcp(router, deps); // POST/GET/DELETE /mcp
 }

@@ -29,6 +29,13 @@ export interface ReadPage {
   content: string;
 }
 
+/** What a long call may report while it runs, and how the caller gives up on it. */
+export interface CallHooks {
+  /** e.g. "waiting for the person's approval". */
+  onProgress?(message: string): void;
+  signal?: AbortSignal;
+}
+
 export interface AgentBackend {
   /** The tabs the agent may use (the extension: only those the person shared). */
   tabs(): Promise<AgentTab[]>;
@@ -38,7 +45,7 @@ export interface AgentBackend {
   /** PNG (base64) of the tab's viewport with numbered boxes drawn at `marks`. */
   screenshot(tab: string, marks: MarkBox[]): Promise<string>;
   /** Performs a page-changing action (the extension asks the person first). */
-  act(tab: string, action: AgentAction, target: ActionTarget | null): Promise<ActionResult>;
+  act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks): Promise<ActionResult>;
   /** Waits until `text` is visible, or until the page is quiet; false on timeout. */
   wait(tab: string, opts: { text?: string; timeoutMs: number }): Promise<boolean>;
 }

@@ -1,7 +1,7 @@
 // @sightline/shared/agent: what an agent can do on a page and how every backend does it.
 // Isomorphic: no DOM, no Node.
 export * from "./actions.js";
-export type { ActionTarget, AgentBackend, MarkBox, ReadPage } from "./backend.js";
+export type { ActionTarget, AgentBackend, CallHooks, MarkBox, ReadPage } from "./backend.js";
 export { isNavigationError, type PageDriver } from "./driver.js";
 export { PAGE_AGENT_GLOBAL, type PageCalls, type PageCallName, type PageCallArgs, type PageCallResult, type TargetPoint, type SelectResult } from "./page-calls.js";
 export { performAction, type PerformOptions } from "./perform.js";

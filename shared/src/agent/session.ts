@@ -4,15 +4,19 @@
 import type { RefineResult, RefinedElement, SnapshotRequest } from "../contract/index.js";
 import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../prompt/index.js";
 import { AgentError, type ActionResult, type AgentAction, type AgentTab } from "./actions.js";
-import type { ActionTarget, AgentBackend, ReadPage } from "./backend.js";
+import type { ActionTarget, AgentBackend, CallHooks, ReadPage } from "./backend.js";
 import { closestElement } from "./closest.js";
 
 export type Billable = "snapshot" | "read" | "screenshot";
 
 export interface SessionDeps {
   backend: AgentBackend;
-  /** The refinement engine (in process, or the API for a client that wants it charged there). */
-  refine(req: SnapshotRequest, opts: { goal?: string; limit?: number }): Promise<RefineResult>;
+  /**
+   * The refinement engine. `purpose` is "snapshot" for the agent's own snapshot call (the one
+   * an API-backed session sends to /v1/snapshot and is charged for) and "internal" for the
+   * pictures behind diffs, stale hints and screenshot marks (always free).
+   */
+  refine(req: SnapshotRequest, opts: { goal?: string; limit?: number }, purpose: "snapshot" | "internal"): Promise<RefineResult>;
   /**
    * Wraps a call that costs what its REST twin costs: charges before `run`, refunds when it
    * throws. Absent: free (local use).
@@ -119,8 +123,8 @@ export class AgentSession {
     return this.bill("snapshot", async () => {
       const req = await this.deps.backend.capture(tab);
       const [ranked, baseline] = await Promise.all([
-        this.deps.refine(req, { goal: opts.goal, limit: opts.limit }),
-        opts.goal || opts.limit !== undefined ? this.deps.refine(req, {}) : null,
+        this.deps.refine(req, { goal: opts.goal, limit: opts.limit }, "snapshot"),
+        opts.goal || opts.limit !== undefined ? this.deps.refine(req, {}, "internal") : null,
       ]);
       this.remember(tab, req.url, ranked.elements, baseline?.elements ?? ranked.elements);
       const prompt = toPrompt({ ...ranked, url: req.url }, {
@@ -147,7 +151,7 @@ export class AgentSession {
     return this.bill("screenshot", async () => {
       // Marks are the elements of the tab's last picture that are in the viewport now.
       const req = await this.deps.backend.capture(tab);
-      const fresh = await this.deps.refine(req, {});
+      const fresh = await this.deps.refine(req, {}, "internal");
       this.remember(tab, req.url, [], fresh.elements);
       const marks = fresh.elements
         .filter((el) => el.in_viewport && el.bbox.width > 0 && el.bbox.height > 0)
@@ -166,14 +170,14 @@ export class AgentSession {
     return el;
   }
 
-  async act(tabArg: string | undefined, action: AgentAction): Promise<ActAnswer> {
+  async act(tabArg: string | undefined, action: AgentAction, hooks: CallHooks = {}): Promise<ActAnswer> {
     const tab = await this.resolveTab(tabArg);
     const id = "id" in action ? action.id : undefined;
     const el = id !== undefined ? this.known(tab, id) : null;
     const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type } : null;
     let result: ActionResult;
     try {
-      result = await this.deps.backend.act(tab, action, target);
+      result = await this.deps.backend.act(tab, action, target, hooks);
     } catch (err) {
       if (err instanceof AgentError && err.code === "stale" && el) throw await this.staleError(tab, el);
       throw err;
@@ -184,7 +188,7 @@ export class AgentSession {
   /** A stale id is not guessed at: the error names the closest current element instead. */
   private async staleError(tab: string, gone: RefinedElement): Promise<AgentError> {
     const req = await this.deps.backend.capture(tab);
-    const fresh = await this.deps.refine(req, {});
+    const fresh = await this.deps.refine(req, {}, "internal");
     this.remember(tab, req.url, [], fresh.elements);
     const m = this.memory.get(tab);
     m?.known.delete(gone.id);
@@ -206,7 +210,7 @@ export class AgentSession {
       // The page is between documents: the outcome stands, the diff waits for a snapshot.
       return { ...result, changes: [] };
     }
-    const fresh = await this.deps.refine(req, {});
+    const fresh = await this.deps.refine(req, {}, "internal");
     if (result.outcome === "navigated" || !previous || previous.url !== req.url) {
       this.memory.delete(tab);
       this.remember(tab, req.url, [], fresh.elements);

@@ -9,6 +9,7 @@ export const USAGE = `usage: sightline <command> [options]
 Commands:
   observe URL    the server renders URL: Markdown (read), elements (map) or a screenshot (visual)
   snapshot URL   open URL in local headless Chromium and rank its elements (API or --local)
+  mcp            an MCP server on stdio: the person's shared tabs (via the server) or --headless
 
 Run \`sightline <command> --help\` for the options of a command.
 
@@ -49,6 +50,9 @@ export async function run(argv: string[], ctx: RunContext): Promise<ExitCode> {
         break;
       case "snapshot":
         await (await import("./snapshot.js")).snapshotCommand(rest, io);
+        break;
+      case "mcp":
+        await (await import("./mcp.js")).mcpCommand(rest, io);
         break;
       case undefined:
       case "help":

@@ -13,3 +13,4 @@ export { click, type, type as typeText, press, type ActionResult, type ActionOut
 export { waitForStable, type StableOptions, type StableResult } from "./stable.js";
 export { injectCollector, collectorBundlePath, collectorSource } from "./bundle.js";
 export { clientFromEnv, settingsFromEnv, DEFAULT_BASE_URL, type EnvSettings } from "./env.js";
+export { PlaywrightDriver, pageAgentBundlePath } from "./driver.js";

@@ -1,0 +1,57 @@
+// `sightline mcp`: Sightline as an MCP server on stdio, for MCP clients that launch a command.
+//   sightline mcp                 relay to the server's POST /mcp: the person's shared tabs
+//   sightline mcp --headless      a local headless Chromium, refined in this process (free)
+//   sightline mcp --headless --api   the same, snapshots refined (and charged) by the server
+import { CliError, EXIT } from "./exit-codes.js";
+import type { CliIo } from "./io.js";
+
+export const MCP_USAGE = `usage: sightline mcp [--headless [--api] [--url URL]]
+
+  (no option)   relay to the Sightline server's /mcp (SIGHTLINE_BASE_URL, SIGHTLINE_API_KEY):
+                the agent works in the tabs the person shared from the extension
+  --headless    drive a headless Chromium on this machine (CHROMIUM_PATH) instead
+  --api         with --headless: refine snapshots through the server (1 credit each)
+  --url URL     with --headless: open URL first
+
+Speaks MCP on stdin/stdout; logs go to stderr.`;
+
+export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.out(`${MCP_USAGE}\n`);
+    return;
+  }
+  const known = new Set(["--headless", "--api", "--url", "-q", "--quiet"]);
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--url") i++;
+    else if (!known.has(args[i])) throw new CliError(`unknown option "${args[i]}"\n\n${MCP_USAGE}`, EXIT.usage);
+  }
+  const headless = args.includes("--headless");
+  const urlAt = args.indexOf("--url");
+  const startUrl = urlAt >= 0 ? args[urlAt + 1] : undefined;
+  if (urlAt >= 0 && !startUrl) throw new CliError(`--url needs a URL\n\n${MCP_USAGE}`, EXIT.usage);
+  if (!headless && (args.includes("--api") || startUrl)) throw new CliError(`--api and --url go with --headless\n\n${MCP_USAGE}`, EXIT.usage);
+  io.progress.stop();
+  const { settings } = io;
+  const log = (line: string) => io.err(`${line}\n`);
+
+  if (!headless) {
+    if (!settings.apiKey) throw new CliError("no API key: set SIGHTLINE_API_KEY (the same account as the extension's)", EXIT.usage);
+    const { relayToServer } = await import("../mcp/proxy.js");
+    const { closed } = await relayToServer({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, log });
+    log(`sightline mcp: relaying to ${settings.baseUrl}/mcp`);
+    await closed;
+    return;
+  }
+  const { launchBrowser } = await import("./browser.js");
+  const { serveHeadless } = await import("../mcp/stdio.js");
+  let client = null;
+  if (args.includes("--api")) {
+    if (!settings.apiKey) throw new CliError("--api needs an API key: set SIGHTLINE_API_KEY", EXIT.usage);
+    const { Sightline } = await import("../client/index.js");
+    client = new Sightline({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
+  }
+  const browser = await launchBrowser(io.env);
+  const { closed } = await serveHeadless({ browser, client, startUrl });
+  log(`sightline mcp: headless Chromium ready${client ? `, snapshots refined by ${settings.baseUrl}` : ""}`);
+  await closed;
+}
