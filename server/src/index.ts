@@ -41,7 +41,7 @@ export interface RunningServer {
 export async function startServer(
   overrides: Partial<ServerConfig> = {},
   env: Record<string, string | undefined> = process.env,
-  inject: { refine?: AppParts["refine"]; logger?: Logger } = {},
+  inject: { refine?: AppParts["refine"]; logger?: Logger; bridge?: AppParts["bridge"] } = {},
 ): Promise<RunningServer> {
   const config = loadConfig(env, overrides);
   const logger = inject.logger ?? createLogger(config.logLevel);
@@ -60,6 +60,7 @@ export async function startServer(
     reranker,
     ...(inject.refine ? { refine: inject.refine } : {}),
     ...(snapshots ? { snapshots } : {}),
+    ...(inject.bridge ? { bridge: inject.bridge } : {}),
   });
 
   const server: Server = createServer(created.app.callback());

@@ -29,6 +29,8 @@ export interface SightlineOptions {
   dataDir?: string;
   /** Replaces the refinement engine (fault injection only). */
   refine?: AppParts["refine"];
+  /** The extension bridge to use instead of none (tests of /mcp without an extension). */
+  bridge?: AppParts["bridge"];
   /** Collect the server's JSON log lines here (level "info" unless config.logLevel says otherwise). */
   logLines?: string[];
 }
@@ -57,6 +59,7 @@ export async function startSightline(opts: SightlineOptions = {}): Promise<Sight
     opts.env ?? {},
     {
       ...(opts.refine ? { refine: opts.refine } : {}),
+      ...(opts.bridge ? { bridge: opts.bridge } : {}),
       ...(opts.logLines ? { logger: collectingLogger(opts.logLines, opts.config?.logLevel ?? "info") } : {}),
     },
   );
