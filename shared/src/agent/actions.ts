@@ -11,6 +11,16 @@ export type AgentAction =
   | { kind: "navigate"; url: string }
   | { kind: "back" };
 
+/** How much an action can do: observe never asks, act asks by default, sensitive always asks. */
+export type Tier = "observe" | "act" | "sensitive";
+
+/** Who let an action run: the policy (a tier that does not ask) or the person. */
+export interface Decision {
+  tier: Tier;
+  by: "policy" | "person";
+  verdict: "approved" | "edited" | "rejected";
+}
+
 export type ScrollDirection = "up" | "down" | "left" | "right";
 export type ActionKind = AgentAction["kind"];
 
@@ -23,6 +33,8 @@ export interface ActionResult {
   url: string;
   /** How the element was reached: trusted mouse input at its centre, a DOM fallback, or keys. */
   method: "mouse" | "dom" | "keyboard" | "browser";
+  /** How the action was let through, when a person supervises (the extension's approvals). */
+  decision?: Decision;
 }
 
 /** What a tab looks like to an agent (`tab` is the handle every tool takes). */

@@ -46,6 +46,11 @@ export interface AgentBackend {
   screenshot(tab: string, marks: MarkBox[]): Promise<string>;
   /** Performs a page-changing action (the extension asks the person first). */
   act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks): Promise<ActionResult>;
+  /**
+   * Passages of the tab's page the person cannot see, for marking them as untrusted in what
+   * the agent reads. Optional: a backend without it marks nothing.
+   */
+  hiddenText?(tab: string): Promise<string[]>;
   /** Waits until `text` is visible, or until the page is quiet; false on timeout. */
   wait(tab: string, opts: { text?: string; timeoutMs: number }): Promise<boolean>;
 }

@@ -8,3 +8,6 @@ export { performAction, type PerformOptions } from "./perform.js";
 export { screenshotWithMarks, waitOnPage } from "./page-ops.js";
 export { AgentSession, compact, MAX_CHANGE_LINES, type SessionDeps, type SnapshotOptions, type SnapshotAnswer, type CompactElement, type ActAnswer, type Billable } from "./session.js";
 export { closestElement } from "./closest.js";
+export * from "./activity.js";
+export { markHiddenInMarkdown, hiddenElementIds, followsHiddenText, HIDDEN_NOTICE, HIDDEN_OPEN, HIDDEN_CLOSE } from "./provenance.js";
+export { replayable, replayEntry } from "./replay.js";

@@ -51,6 +51,8 @@ export interface PageCalls {
   showMarks(args: { marks: { id: number; x: number; y: number; width: number; height: number }[] }): number;
   /** Removes what showMarks drew. */
   clearMarks(args: Record<string, never>): void;
+  /** Passages in the page the person cannot see (hidden, off-screen, transparent, aria-hidden...). */
+  hiddenText(args: { max?: number }): string[];
 }
 
 export type PageCallName = keyof PageCalls;

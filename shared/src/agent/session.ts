@@ -6,6 +6,8 @@ import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../prompt/i
 import { AgentError, type ActionResult, type AgentAction, type AgentTab } from "./actions.js";
 import type { ActionTarget, AgentBackend, CallHooks, ReadPage } from "./backend.js";
 import { closestElement } from "./closest.js";
+import { ACTIVITY_FORMAT, loggableAction, type ActivityEntry } from "./activity.js";
+import { followsHiddenText, hiddenElementIds, markHiddenInMarkdown, HIDDEN_NOTICE } from "./provenance.js";
 
 export type Billable = "snapshot" | "read" | "screenshot";
 
@@ -22,6 +24,8 @@ export interface SessionDeps {
    * throws. Absent: free (local use).
    */
   bill?<T>(what: Billable, run: () => Promise<T>): Promise<T>;
+  /** Receives one entry per action (the activity log); secrets are already masked. */
+  onActivity?(entry: ActivityEntry): void;
 }
 
 export interface SnapshotOptions {
@@ -66,6 +70,9 @@ interface TabMemory {
   known: Map<number, RefinedElement>;
   /** The goal-free picture used for diffs. */
   baseline: RefinedElement[];
+  /** Passages the person cannot see, from the last snapshot or read. */
+  hidden: string[];
+  hiddenIds: Set<number>;
 }
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
@@ -108,7 +115,7 @@ export class AgentSession {
   private remember(tab: string, url: string, elements: RefinedElement[], baseline: RefinedElement[] | null): void {
     let m = this.memory.get(tab);
     if (!m || m.url !== url) {
-      m = { url, known: new Map(), baseline: [] };
+      m = { url, known: new Map(), baseline: [], hidden: [], hiddenIds: new Set() };
       this.memory.set(tab, m);
     }
     for (const el of elements) m.known.set(el.id, el);
@@ -122,6 +129,7 @@ export class AgentSession {
     const tab = await this.resolveTab(tabArg);
     return this.bill("snapshot", async () => {
       const req = await this.deps.backend.capture(tab);
+      const hidden = await this.hiddenOf(tab);
       const [ranked, baseline] = await Promise.all([
         this.deps.refine(req, { goal: opts.goal, limit: opts.limit }, "snapshot"),
         opts.goal || opts.limit !== undefined ? this.deps.refine(req, {}, "internal") : null,
@@ -132,18 +140,45 @@ export class AgentSession {
         maxElements: opts.limit,
       });
       const shown = new Set(prompt.included);
+      const m = this.memory.get(tab)!;
+      m.hidden = hidden;
+      m.hiddenIds = hiddenElementIds([...m.known.values()], hidden);
+      let text = prompt.text;
+      if (prompt.included.some((id) => m.hiddenIds.has(id))) {
+        text = text
+          .split("\n")
+          .map((line) => {
+            const id = /^\[(\d+)\]/.exec(line);
+            return id && m.hiddenIds.has(Number(id[1])) ? `${line} hidden` : line;
+          })
+          .join("\n");
+        text += `\n${HIDDEN_NOTICE}`;
+      }
       return {
         tab,
         url: req.url,
-        text: prompt.text,
+        text,
         tokens: prompt.tokens,
         elements: ranked.elements.filter((el) => shown.has(el.id)).map(compact),
       };
     });
   }
 
-  read(tabArg: string | undefined): Promise<ReadPage> {
-    return this.resolveTab(tabArg).then((tab) => this.bill("read", () => this.deps.backend.read(tab)));
+  /** Passages the person cannot see, when the backend can tell (else none). */
+  private async hiddenOf(tab: string): Promise<string[]> {
+    if (!this.deps.backend.hiddenText) return [];
+    return this.deps.backend.hiddenText(tab).catch(() => []);
+  }
+
+  async read(tabArg: string | undefined): Promise<ReadPage & { hidden_marked: number }> {
+    const tab = await this.resolveTab(tabArg);
+    return this.bill("read", async () => {
+      const [page, hidden] = await Promise.all([this.deps.backend.read(tab), this.hiddenOf(tab)]);
+      const { content, marked } = markHiddenInMarkdown(page.content, hidden);
+      const m = this.memory.get(tab);
+      if (m && m.url === page.url) m.hidden = hidden;
+      return { ...page, content: marked ? `${HIDDEN_NOTICE}\n\n${content}` : content, hidden_marked: marked };
+    });
   }
 
   async screenshot(tabArg: string | undefined): Promise<{ tab: string; png: string; marks: number }> {
@@ -175,14 +210,34 @@ export class AgentSession {
     const id = "id" in action ? action.id : undefined;
     const el = id !== undefined ? this.known(tab, id) : null;
     const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type } : null;
+    const mem = this.memory.get(tab);
+    const entry: ActivityEntry = {
+      format: ACTIVITY_FORMAT,
+      at: new Date().toISOString(),
+      tab,
+      tool: action.kind,
+      url: mem?.url ?? "",
+      action: loggableAction(action, target),
+      ...(target ? { target } : {}),
+      follows_hidden_text: mem ? followsHiddenText(action, mem.hidden, mem.hiddenIds) : false,
+    };
     let result: ActionResult;
     try {
       result = await this.deps.backend.act(tab, action, target, hooks);
     } catch (err) {
-      if (err instanceof AgentError && err.code === "stale" && el) throw await this.staleError(tab, el);
-      throw err;
+      const thrown = err instanceof AgentError && err.code === "stale" && el ? await this.staleError(tab, el) : err;
+      this.deps.onActivity?.({ ...entry, outcome: "error", error: thrown instanceof Error ? thrown.message : String(thrown) });
+      throw thrown;
     }
-    return this.answer(tab, result);
+    const answer = await this.answer(tab, result);
+    this.deps.onActivity?.({
+      ...entry,
+      ...(result.decision ? { decision: result.decision } : {}),
+      outcome: answer.outcome,
+      url_after: answer.url,
+      changes: answer.changes,
+    });
+    return answer;
   }
 
   /** A stale id is not guessed at: the error names the closest current element instead. */

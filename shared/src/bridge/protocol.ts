@@ -33,9 +33,11 @@ export interface BridgeOps {
   screenshot: { args: { marks: MarkBox[] }; result: { png: string } };
   act: { args: { action: AgentAction; target: ActionTarget | null }; result: ActionResult };
   wait: { args: { text?: string; timeoutMs: number }; result: { found: boolean } };
+  /** Passages the person cannot see (PageCalls.hiddenText). */
+  hidden_text: { args: Record<string, never>; result: { texts: string[] } };
 }
 export type BridgeOp = keyof BridgeOps;
-export const BRIDGE_OPS: readonly BridgeOp[] = ["capture", "read", "screenshot", "act", "wait"];
+export const BRIDGE_OPS: readonly BridgeOp[] = ["capture", "read", "screenshot", "act", "wait", "hidden_text"];
 
 // Extension → server
 export interface HelloMessage {

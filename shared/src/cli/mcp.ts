@@ -5,13 +5,14 @@
 import { CliError, EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 
-export const MCP_USAGE = `usage: sightline mcp [--headless [--api] [--url URL]]
+export const MCP_USAGE = `usage: sightline mcp [--headless [--api] [--url URL] [--log FILE]]
 
   (no option)   relay to the Sightline server's /mcp (SIGHTLINE_BASE_URL, SIGHTLINE_API_KEY):
                 the agent works in the tabs the person shared from the extension
   --headless    drive a headless Chromium on this machine (CHROMIUM_PATH) instead
   --api         with --headless: refine snapshots through the server (1 credit each)
   --url URL     with --headless: open URL first
+  --log FILE    with --headless: append every action to FILE (JSON Lines; sightline replay FILE)
 
 Speaks MCP on stdin/stdout; logs go to stderr.`;
 
@@ -20,16 +21,19 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
     io.out(`${MCP_USAGE}\n`);
     return;
   }
-  const known = new Set(["--headless", "--api", "--url", "-q", "--quiet"]);
+  const known = new Set(["--headless", "--api", "--url", "--log", "-q", "--quiet"]);
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--url") i++;
+    if (args[i] === "--url" || args[i] === "--log") i++;
     else if (!known.has(args[i])) throw new CliError(`unknown option "${args[i]}"\n\n${MCP_USAGE}`, EXIT.usage);
   }
   const headless = args.includes("--headless");
   const urlAt = args.indexOf("--url");
   const startUrl = urlAt >= 0 ? args[urlAt + 1] : undefined;
   if (urlAt >= 0 && !startUrl) throw new CliError(`--url needs a URL\n\n${MCP_USAGE}`, EXIT.usage);
-  if (!headless && (args.includes("--api") || startUrl)) throw new CliError(`--api and --url go with --headless\n\n${MCP_USAGE}`, EXIT.usage);
+  const logAt = args.indexOf("--log");
+  const logFile = logAt >= 0 ? args[logAt + 1] : undefined;
+  if (logAt >= 0 && !logFile) throw new CliError(`--log needs a file\n\n${MCP_USAGE}`, EXIT.usage);
+  if (!headless && (args.includes("--api") || startUrl || logFile)) throw new CliError(`--api, --url and --log go with --headless\n\n${MCP_USAGE}`, EXIT.usage);
   io.progress.stop();
   const { settings } = io;
   const log = (line: string) => io.err(`${line}\n`);
@@ -51,7 +55,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
     client = new Sightline({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
   }
   const browser = await launchBrowser(io.env);
-  const { closed } = await serveHeadless({ browser, client, startUrl });
+  const { closed } = await serveHeadless({ browser, client, startUrl, logFile });
   log(`sightline mcp: headless Chromium ready${client ? `, snapshots refined by ${settings.baseUrl}` : ""}`);
   await closed;
 }

@@ -10,6 +10,7 @@ Commands:
   observe URL    the server renders URL: Markdown (read), elements (map) or a screenshot (visual)
   snapshot URL   open URL in local headless Chromium and rank its elements (API or --local)
   mcp            an MCP server on stdio: the person's shared tabs (via the server) or --headless
+  replay LOG     perform an agent's activity log again in local headless Chromium
 
 Run \`sightline <command> --help\` for the options of a command.
 
@@ -53,6 +54,9 @@ export async function run(argv: string[], ctx: RunContext): Promise<ExitCode> {
         break;
       case "mcp":
         await (await import("./mcp.js")).mcpCommand(rest, io);
+        break;
+      case "replay":
+        await (await import("./replay.js")).replayCommand(rest, io);
         break;
       case undefined:
       case "help":

@@ -90,6 +90,10 @@ export class HeadlessBackend implements AgentBackend {
     return performAction(this.tab(handle).driver, action);
   }
 
+  hiddenText(handle: string): Promise<string[]> {
+    return this.tab(handle).driver.call("hiddenText", {});
+  }
+
   wait(handle: string, opts: { text?: string; timeoutMs: number }): Promise<boolean> {
     return waitOnPage(this.tab(handle).driver, opts);
   }

@@ -1,7 +1,8 @@
 // `sightline mcp --headless`: the MCP tools over stdio on a Chromium of this machine.
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Browser } from "playwright-core";
-import { AgentSession } from "../agent/index.js";
+import { appendFileSync } from "node:fs";
+import { AgentSession, toJsonLines, type ActivityEntry } from "../agent/index.js";
 import type { Sightline } from "../client/index.js";
 import { HeadlessBackend } from "./headless.js";
 import { localRefine } from "./refine.js";
@@ -14,6 +15,8 @@ export interface HeadlessServeOptions {
   client: Sightline | null;
   /** A URL to open first. */
   startUrl?: string;
+  /** Append every action to this file as an activity log (JSON Lines). */
+  logFile?: string;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
 }
@@ -24,7 +27,12 @@ export async function serveHeadless(opts: HeadlessServeOptions): Promise<{ close
     const [first] = await backend.tabs();
     await backend.act(first.tab, { kind: "navigate", url: opts.startUrl });
   }
-  const session = new AgentSession({ backend, refine: localRefine(opts.client) });
+  const logFile = opts.logFile;
+  const session = new AgentSession({
+    backend,
+    refine: localRefine(opts.client),
+    ...(logFile ? { onActivity: (entry: ActivityEntry) => appendFileSync(logFile, toJsonLines([entry])) } : {}),
+  });
   const server = createMcpServer(session, {
     backend: "headless",
     costs: opts.client ? { snapshot: SNAPSHOT_CREDITS, read: 0, screenshot: 0 } : null,

@@ -5,6 +5,7 @@ import type { PageCalls } from "../agent/page-calls.js";
 import { locate } from "./locate.js";
 import { domClick, focus, scrollBy, selectOption, submitForm } from "./controls.js";
 import { clearMarks, showMarks } from "./marks.js";
+import { hiddenText } from "./hidden-text.js";
 import { hasText, watchSettle, watchStart } from "./watch.js";
 
 export const pageAgent: PageCalls = {
@@ -19,5 +20,6 @@ export const pageAgent: PageCalls = {
   submitForm,
   showMarks,
   clearMarks,
+  hiddenText,
 };
 export { elementById } from "./locate.js";

@@ -1,0 +1,66 @@
+// The activity log: one entry per agent call, as JSON Lines a person can keep, read and replay
+// (`sightline replay LOG`). Values typed into secret fields never enter it. Isomorphic: the
+// server, the extension panel and the CLI write and read the same format.
+import type { ActionOutcome, AgentAction, Decision } from "./actions.js";
+import type { ActionTarget } from "./backend.js";
+
+export const ACTIVITY_FORMAT = "sightline-activity/1";
+/** What replaces a secret value in the log. */
+export const MASK = "•••";
+
+export interface ActivityEntry {
+  format: typeof ACTIVITY_FORMAT;
+  at: string;
+  tab: string;
+  tool: string;
+  /** URL of the page the call was made on. */
+  url: string;
+  action?: AgentAction;
+  target?: ActionTarget;
+  decision?: Decision;
+  outcome?: ActionOutcome | "error";
+  error?: string;
+  /** URL after the action. */
+  url_after?: string;
+  /** The diff lines the agent was given. */
+  changes?: string[];
+  /** The action seems to follow text the person cannot see (see provenance.ts). */
+  follows_hidden_text?: boolean;
+}
+
+/** Secret fields: a value typed into one is masked wherever the action is recorded. */
+export function isSecretTarget(target: Pick<ActionTarget, "input_type" | "role" | "name"> | null | undefined): boolean {
+  if (!target) return false;
+  if (target.input_type === "password") return true;
+  return /\b(password|passcode|one[- ]time|otp|verification code|cvc|cvv|security code|card number)\b/i.test(target.name ?? "");
+}
+
+/** The action as it may be logged: typed secrets replaced by MASK. */
+export function loggableAction(action: AgentAction, target: ActionTarget | null | undefined): AgentAction {
+  if (action.kind === "type" && isSecretTarget(target)) return { ...action, text: MASK };
+  return action;
+}
+
+export function toJsonLines(entries: ActivityEntry[]): string {
+  return entries.map((e) => JSON.stringify(e)).join("\n") + (entries.length ? "\n" : "");
+}
+
+/** Parses a log; throws with the line number on a line that is not an entry of this format. */
+export function parseJsonLines(text: string): ActivityEntry[] {
+  const out: ActivityEntry[] = [];
+  text.split("\n").forEach((line, i) => {
+    if (!line.trim()) return;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      throw new Error(`line ${i + 1}: not JSON`);
+    }
+    const e = v as Partial<ActivityEntry>;
+    if (!e || e.format !== ACTIVITY_FORMAT || typeof e.tool !== "string" || typeof e.url !== "string") {
+      throw new Error(`line ${i + 1}: not a ${ACTIVITY_FORMAT} entry`);
+    }
+    out.push(e as ActivityEntry);
+  });
+  return out;
+}
