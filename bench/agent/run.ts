@@ -1,0 +1,118 @@
+// bench/agent: what an agent pays per step through Sightline's MCP tools, beside the same work
+// done directly with Playwright and beside Playwright MCP's style of answering every action
+// with a full aria snapshot, in one run on one Chromium.
+//
+//   npm run bench:agent              (BENCH_QUICK=1: fewer repetitions)
+//
+// Latency: one action (agent call → outcome and diff, through AgentSession on the headless
+// backend, in process) against the same action with Playwright's page.click/fill/selectOption.
+// Tokens: a scripted 5-step shopping task; Sightline's snapshot + action answers against an
+// aria snapshot (locator('body').ariaSnapshot(), what Playwright MCP returns) after every step.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { chromium } from "playwright-core";
+import { AgentSession, type AgentAction } from "@sightline/shared/agent";
+import { HeadlessBackend, localRefine } from "@sightline/shared/mcp";
+import { countTokens } from "@sightline/shared/prompt";
+import { startRun } from "../lib/results.mjs";
+import { median } from "../lib/stats.mjs";
+import { catalogue, checkout } from "./store-page.js";
+
+const run = startRun("agent", { title: "Agent actions: latency and tokens per step" });
+const REPS = process.env.BENCH_QUICK === "1" ? 7 : 21;
+
+const site = createServer((req, res) => {
+  const html = req.url?.startsWith("/checkout") ? checkout() : catalogue();
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(html);
+});
+await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));
+const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
+const backend = await HeadlessBackend.start({ browser });
+const session = new AgentSession({ backend, refine: localRefine(null) });
+const [{ tab }] = await backend.tabs();
+const page = (backend as unknown as { tabsByHandle: Map<string, { page: import("playwright-core").Page }> }).tabsByHandle.get(tab)!.page;
+
+const idBy = (els: { id: number; role: string; name: string }[], role: string, name: RegExp) => {
+  const el = els.find((e) => e.role === role && name.test(e.name));
+  if (!el) throw new Error(`no ${role} ${name}`);
+  return el.id;
+};
+
+// ---- Latency --------------------------------------------------------------------------
+interface Case {
+  label: string;
+  sightline: (els: { id: number; role: string; name: string }[]) => AgentAction;
+  playwright: () => Promise<unknown>;
+}
+const cases: Case[] = [
+  { label: "click (add to cart)", sightline: (els) => ({ kind: "click", id: idBy(els, "button", /Add Cinder Camera to cart/) }), playwright: () => page.click("button[aria-label='Add Cinder Camera to cart']") },
+  { label: "type (search box)", sightline: (els) => ({ kind: "type", id: idBy(els, "searchbox", /Search/), text: "noise cancelling headphones" }), playwright: () => page.fill("input[name=q]", "noise cancelling headphones") },
+  { label: "select (sort order)", sightline: (els) => ({ kind: "select", id: idBy(els, "combobox", /Sort/), value: "Rating" }), playwright: () => page.selectOption("select[name=sort]", { label: "Rating" }) },
+];
+const latency: (string | number)[][] = [];
+for (const c of cases) {
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let i = 0; i < REPS; i++) {
+    await page.goto(`${origin}/`);
+    const snap = await session.snapshot(tab, { limit: 100, token_budget: 20000 });
+    const action = c.sightline(snap.elements);
+    let t = performance.now();
+    await session.act(tab, action);
+    ours.push(performance.now() - t);
+    await page.goto(`${origin}/`);
+    t = performance.now();
+    await c.playwright();
+    theirs.push(performance.now() - t);
+  }
+  const s = median(ours);
+  const p = median(theirs);
+  latency.push([c.label, s, p, s / p, s <= 1.5 * p + 50 ? "yes" : "no"]);
+}
+run.table({
+  id: "latency",
+  title: `Per-action latency, headless backend (median of ${REPS}; Sightline includes the outcome and diff)`,
+  columns: ["action", { label: "Sightline ms", format: "auto" }, { label: "Playwright ms", format: "auto" }, { label: "ratio", format: "ratio" }, "≤ 1.5× + 50 ms"],
+  rows: latency,
+});
+
+// ---- Tokens over a 5-step task ------------------------------------------------------------
+await page.goto(`${origin}/`);
+const aria = async () => countTokens(await page.locator("body").ariaSnapshot());
+const steps: { what: string; ours: number; theirs: number }[] = [];
+const first = await session.snapshot(tab, { goal: "buy the Cinder camera", limit: 30 });
+steps.push({ what: "snapshot (goal: buy the Cinder camera)", ours: first.tokens, theirs: await aria() });
+const more = await session.snapshot(tab, { limit: 100, token_budget: 20000 }); // ids for the scripted steps (not counted: an agent sees the goal snapshot)
+const script: [string, AgentAction][] = [
+  ["type 'cinder' into search", { kind: "type", id: idBy(more.elements, "searchbox", /Search/), text: "cinder" }],
+  ["select sort: price low to high", { kind: "select", id: idBy(more.elements, "combobox", /Sort/), value: "Price: low to high" }],
+  ["click Add Cinder Camera to cart", { kind: "click", id: idBy(more.elements, "button", /Add Cinder Camera to cart/) }],
+  ["click Checkout", { kind: "click", id: idBy(more.elements, "link", /^Checkout$/) }],
+];
+for (const [what, action] of script) {
+  const a = await session.act(tab, action);
+  const answer = [`${a.outcome} · ${a.url}`, ...(a.page ? [a.page] : a.changes)].join("\n");
+  steps.push({ what, ours: countTokens(answer), theirs: await aria() });
+}
+const checkoutSnap = await session.snapshot(tab, { goal: "enter my email", limit: 10 });
+const email = idBy(checkoutSnap.elements, "textbox", /Email/);
+const last = await session.act(tab, { kind: "type", id: email, text: "alice@example.com" });
+steps.push({ what: "snapshot of checkout + type email", ours: checkoutSnap.tokens + countTokens([`${last.outcome} · ${last.url}`, ...last.changes].join("\n")), theirs: await aria() });
+const oursTotal = steps.reduce((s, x) => s + x.ours, 0);
+const theirsTotal = steps.reduce((s, x) => s + x.theirs, 0);
+run.table({
+  id: "tokens",
+  title: "Tokens per step of a 5-step shopping task (o200k_base)",
+  columns: ["step", { label: "Sightline", format: "int" }, { label: "aria snapshot after every step", format: "int" }],
+  rows: [...steps.map((s) => [s.what, s.ours, s.theirs]), ["total", oursTotal, theirsTotal]],
+});
+run.figure("tokens_ratio", oursTotal / theirsTotal);
+run.note(`Sightline uses ${(oursTotal / theirsTotal).toFixed(3)} of the aria-snapshot tokens over the task (target ≤ 0.2).`);
+run.note("The extension backend adds the bridge hop (server ↔ extension WebSocket) and chrome.debugger input; it is measured in test/agent/extension.test.ts, not here.");
+
+await backend.close();
+await browser.close();
+site.close();
+run.write();
