@@ -51,6 +51,24 @@ export async function insertText(tabId: number, text: string): Promise<void> {
   await send(tabId, "Input.insertText", { text });
 }
 
+/**
+ * Types like a keyboard: a trusted keydown/keypress/input/keyup per character (sites that
+ * listen for keys see them); characters no key makes (emoji, other scripts) and very long
+ * texts go in as text input.
+ */
+export async function typeText(tabId: number, text: string): Promise<void> {
+  if (text.length > 500) return insertText(tabId, text);
+  for (const ch of text) {
+    if (ch === "\n") await pressKey(tabId, "Enter");
+    else if (/^[\x20-\x7e]$/.test(ch)) {
+      const k = keyDef(ch === " " ? "Space" : ch);
+      const common = { key: k.key, code: k.code, windowsVirtualKeyCode: k.keyCode, nativeVirtualKeyCode: k.keyCode };
+      await send(tabId, "Input.dispatchKeyEvent", { type: "keyDown", ...common, text: ch, unmodifiedText: ch });
+      await send(tabId, "Input.dispatchKeyEvent", { type: "keyUp", ...common });
+    } else await insertText(tabId, ch);
+  }
+}
+
 interface KeyDef {
   key: string;
   code: string;
@@ -74,6 +92,16 @@ const KEYS: Record<string, KeyDef> = {
   PageUp: { key: "PageUp", code: "PageUp", keyCode: 33 },
   PageDown: { key: "PageDown", code: "PageDown", keyCode: 34 },
 };
+const PUNCTUATION: Record<string, [string, number]> = {
+  ".": ["Period", 190], ">": ["Period", 190], ",": ["Comma", 188], "<": ["Comma", 188],
+  "-": ["Minus", 189], _: ["Minus", 189], "=": ["Equal", 187], "+": ["Equal", 187],
+  ";": ["Semicolon", 186], ":": ["Semicolon", 186], "'": ["Quote", 222], '"': ["Quote", 222],
+  "/": ["Slash", 191], "?": ["Slash", 191], "\\": ["Backslash", 220], "|": ["Backslash", 220],
+  "[": ["BracketLeft", 219], "{": ["BracketLeft", 219], "]": ["BracketRight", 221], "}": ["BracketRight", 221],
+  "`": ["Backquote", 192], "~": ["Backquote", 192], "!": ["Digit1", 49], "@": ["Digit2", 50],
+  "#": ["Digit3", 51], $: ["Digit4", 52], "%": ["Digit5", 53], "^": ["Digit6", 54],
+  "&": ["Digit7", 55], "*": ["Digit8", 56], "(": ["Digit9", 57], ")": ["Digit0", 48],
+};
 const MODIFIERS: Record<string, number> = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
 
 /** A key definition for one key name ("Enter", "a", "F5"). */
@@ -82,8 +110,11 @@ export function keyDef(name: string): KeyDef {
   if (known) return known;
   if (name.length === 1) {
     const upper = name.toUpperCase();
-    const code = /[a-z]/i.test(name) ? `Key${upper}` : /\d/.test(name) ? `Digit${name}` : "";
-    return { key: name, code, keyCode: upper.charCodeAt(0), text: name };
+    if (/[a-z]/i.test(name)) return { key: name, code: `Key${upper}`, keyCode: upper.charCodeAt(0), text: name };
+    if (/\d/.test(name)) return { key: name, code: `Digit${name}`, keyCode: name.charCodeAt(0), text: name };
+    // US layout punctuation: the key's own code (".": 46 would be the Delete key).
+    const p = PUNCTUATION[name];
+    return { key: name, code: p?.[0] ?? "", keyCode: p?.[1] ?? 0, text: name };
   }
   const f = /^F(\d{1,2})$/.exec(name);
   if (f) return { key: name, code: name, keyCode: 111 + Number(f[1]) };

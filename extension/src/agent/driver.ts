@@ -42,7 +42,7 @@ export class ExtensionDriver implements PageDriver {
   }
 
   typeText(text: string): Promise<void> {
-    return cdp.insertText(this.tabId, text);
+    return cdp.typeText(this.tabId, text);
   }
 
   press(key: string): Promise<void> {
