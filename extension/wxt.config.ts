@@ -5,6 +5,8 @@ import { fileURLToPath } from "node:url";
 
 const shared = fileURLToPath(new URL("../shared/", import.meta.url));
 const collectorBundle = `${shared}dist/collector.js`;
+// The page agent for acting (shared/src/page-agent), next to the collector in the same world.
+const pageAgentBundle = `${shared}dist/page-agent.js`;
 
 export default defineConfig({
   srcDir: ".",
@@ -19,7 +21,10 @@ export default defineConfig({
     description: "See the page the way your agent sees it: ranked elements, Markdown, set-of-mark screenshots.",
     // activeTab + scripting: the page is read only when the user asks, in the tab they asked on.
     // No host permissions at install; the backend origin may be granted at runtime.
-    permissions: ["activeTab", "scripting", "storage", ...(browser === "firefox" ? [] : ["sidePanel"])],
+    // alarms: the agent bridge reconnects after the service worker slept. debugger: trusted
+    // clicks and typing for agents, attached only to tabs the person shared, once they let an
+    // agent act (Chromium cannot request it at run time: it is not an optional permission).
+    permissions: ["activeTab", "scripting", "storage", "alarms", ...(browser === "firefox" ? [] : ["sidePanel", "debugger"])],
     optional_host_permissions: ["http://*/*", "https://*/*"],
     action: { default_title: "Open Sightline" },
     // Only the collector and the overlay agent are injected, by the extension itself.
@@ -36,6 +41,8 @@ export default defineConfig({
     "@sightline/shared/prompt": `${shared}src/prompt/index.ts`,
     "@sightline/shared/client": `${shared}src/client/index.ts`,
     "@sightline/shared/overlay": `${shared}src/overlay/index.ts`,
+    "@sightline/shared/agent": `${shared}src/agent/index.ts`,
+    "@sightline/shared/bridge": `${shared}src/bridge/index.ts`,
   },
   hooks: {
     // The in-page collector ships as the shared IIFE bundle, injected on demand.
@@ -46,6 +53,8 @@ export default defineConfig({
         );
       }
       copyFileSync(collectorBundle, `${wxt.config.outDir}/collector.js`);
+      if (!existsSync(pageAgentBundle)) throw new Error(`${pageAgentBundle} is missing: build @sightline/shared first`);
+      copyFileSync(pageAgentBundle, `${wxt.config.outDir}/agent-calls.js`);
     },
   },
 });

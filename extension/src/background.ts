@@ -4,6 +4,8 @@
 import { browser, type Browser } from "wxt/browser";
 import { createRateQueue } from "./rate-queue.js";
 import { explainTabError } from "./tab-errors.js";
+import { ensureInjected, exec } from "./inject.js";
+import { Supervisor } from "./agent/supervisor.js";
 import type { Box, Envelope, PageScroll, PanelReply, PanelRequest, PanelResults, ReadResult, TabInfo } from "./messages.js";
 import { MESSAGE_TAG } from "./messages.js";
 import type { SnapshotRequest } from "@sightline/shared/contract";
@@ -44,18 +46,6 @@ async function resolveTab(tabId?: number): Promise<TabInfo> {
   return { tabId: tab.id, windowId: tab.windowId, url: tab.url ?? "", title: tab.title ?? "" };
 }
 
-async function exec<A extends unknown[], R>(tabId: number, func: (...args: A) => R, args: A): Promise<Awaited<R>> {
-  const [res] = await browser.scripting.executeScript({ target: { tabId }, func, args } as never);
-  return (res as { result: Awaited<R> }).result;
-}
-
-/** Injects the collector bundle and the page agent once per document. */
-async function ensureInjected(tabId: number): Promise<void> {
-  const ready = await exec(tabId, () => !!(globalThis as { sightline?: unknown }).sightline && !!(globalThis as { __sightlineAgent?: unknown }).__sightlineAgent, []);
-  if (ready) return;
-  await browser.scripting.executeScript({ target: { tabId }, files: ["/collector.js", "/page-agent.js"] });
-}
-
 type Sightline = {
   collect(o?: unknown): Promise<SnapshotRequest>;
   read(o?: unknown): Promise<ReadResult>;
@@ -67,8 +57,18 @@ type Agent = {
   image(id?: number): Promise<string>;
 };
 
+let supervisor: Supervisor | null = null;
+
 async function handle(req: PanelRequest): Promise<PanelResults[PanelRequest["type"]]> {
   switch (req.type) {
+    case "agent-state":
+    case "agent-share":
+    case "agent-decide":
+    case "agent-allow-site":
+    case "agent-mode":
+    case "agent-reconnect":
+      if (!supervisor) throw new Error("The agent bridge is not running.");
+      return supervisor.request(req);
     case "tab":
       return resolveTab(req.tabId);
     case "collect":
@@ -139,4 +139,8 @@ export function startBackground(): void {
     return true;
   });
   // No onMessageExternal / onConnectExternal listener: other extensions and web pages get nothing.
+
+  // Agents: the bridge to the configured server, shared tabs and approvals (src/agent/).
+  supervisor = new Supervisor();
+  supervisor.start();
 }

@@ -1,6 +1,7 @@
 // What the extension's own pages (side panel) may ask the background worker to do.
 // The background acts only on these, and only when they come from the extension's own pages.
 import type { SnapshotRequest } from "@sightline/shared/contract";
+import type { AgentRequest, AgentState } from "./agent/state.js";
 
 export interface Box {
   id: number;
@@ -35,7 +36,8 @@ export type PanelRequest =
   | { type: "page-image"; tabId: number; id?: number }
   | { type: "overlay"; tabId: number; boxes: Box[] | null; scroll?: PageScroll }
   | { type: "highlight"; tabId: number; box: Box | null; scroll?: PageScroll }
-  | { type: "scroll-to"; tabId: number; box: Box; scroll?: PageScroll };
+  | { type: "scroll-to"; tabId: number; box: Box; scroll?: PageScroll }
+  | AgentRequest;
 
 export interface PanelResults {
   tab: TabInfo;
@@ -46,6 +48,12 @@ export interface PanelResults {
   overlay: { shown: number };
   highlight: { found: boolean };
   "scroll-to": { found: boolean };
+  "agent-state": AgentState;
+  "agent-share": AgentState;
+  "agent-decide": AgentState;
+  "agent-allow-site": AgentState;
+  "agent-mode": AgentState;
+  "agent-reconnect": AgentState;
 }
 
 export type PanelReply<K extends PanelRequest["type"]> =

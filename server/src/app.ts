@@ -5,7 +5,8 @@ import { Router } from "@koa/router";
 import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
 import { refineSnapshot } from "@sightline/shared/refine";
-import { disconnectedBridge, type Bridge } from "./bridge/index.js";
+import type { Bridge } from "./bridge/index.js";
+import { BridgeHub } from "./bridge/hub.js";
 import type { ServerConfig } from "./config.js";
 import type { AppDeps, AppState } from "./context.js";
 import type { Ledger } from "./ledger/index.js";
@@ -26,7 +27,7 @@ export interface AppParts {
   refine?: typeof refineSnapshot;
   /** Where /v1/snapshot's CPU work runs (default: inline on the main thread). Closed with the app. */
   snapshots?: SnapshotEngine;
-  /** The extension bridge (default: none connected). Closed with the app. */
+  /** The extension bridge (default: a BridgeHub the /v1/bridge socket feeds). Closed with the app. */
   bridge?: Bridge;
 }
 
@@ -46,7 +47,7 @@ export function createApp(parts: AppParts): CreatedApp {
   const reranker = parts.reranker ?? null;
   const snapshots = parts.snapshots ?? inlineEngine({ refine, reranker });
   closers.push(() => snapshots.close());
-  const bridge = parts.bridge ?? disconnectedBridge();
+  const bridge = parts.bridge ?? new BridgeHub({ authenticate: (key) => parts.ledger.authenticate(key), logger: parts.logger });
   stoppers.push(() => bridge.close());
   const deps: AppDeps = {
     config: parts.config,

@@ -7,6 +7,9 @@ import { Ledger, ledgerFile } from "./ledger/index.js";
 import { createLogger } from "./logger.js";
 import { loadRankModel } from "./ranking.js";
 import { workerEngine } from "./snapshot/index.js";
+import { attachBridgeRoute } from "./routes/bridge.js";
+import { BridgeHub } from "./bridge/hub.js";
+import type { Bridge } from "./bridge/index.js";
 import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
 
@@ -14,6 +17,9 @@ export { createApp, type AppParts, type CreatedApp } from "./app.js";
 export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig, type LogLevel } from "./config.js";
 export { Ledger, ledgerFile, type Account, type Reservation } from "./ledger/index.js";
 export { createLogger } from "./logger.js";
+export { BridgeHub, type BridgeSocket, type HubOptions } from "./bridge/hub.js";
+export { BridgeBackend } from "./bridge/backend.js";
+export type { Bridge } from "./bridge/index.js";
 export type { AppDeps, AppState, AppContext, AppRouter, AppMiddleware, ErrorStyle } from "./context.js";
 
 export interface RunningServer {
@@ -25,6 +31,8 @@ export interface RunningServer {
   logger: Logger;
   /** The learned goal reranker the server loaded, or null (see ranking.ts). */
   reranker: Reranker | null;
+  /** The extension bridge (tests and in-process embedders reach the person's-tab backend here). */
+  bridge: Bridge;
   /** Stops accepting, ends keep-alive connections, runs cleanups, checkpoints the ledger. */
   close(): Promise<void>;
   /**
@@ -65,6 +73,12 @@ export async function startServer(
 
   const server: Server = createServer(created.app.callback());
   server.keepAliveTimeout = 10_000;
+  // WebSocket upgrades at /v1/bridge feed the hub (an injected stand-in bridge takes none).
+  const { bridge } = created.deps;
+  if (bridge instanceof BridgeHub) {
+    const route = attachBridgeRoute(server, { bridge, logger });
+    created.deps.onShutdown(() => route.close());
+  }
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.port, config.host, () => {
@@ -88,5 +102,5 @@ export async function startServer(
       await ledger.checkpoint(); // leaves one self-contained ledger.json
     })());
 
-  return { origin: `http://${host}:${port}`, port, config, ledger, logger, reranker, close, warmUp: () => created.deps.snapshots.warm() };
+  return { origin: `http://${host}:${port}`, port, config, ledger, logger, reranker, bridge, close, warmUp: () => created.deps.snapshots.warm() };
 }

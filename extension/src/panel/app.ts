@@ -11,6 +11,7 @@ import { drawMarks, loadImage } from "./marks.js";
 import { formatPrompt, PROMPT_TOKEN_BUDGET } from "./prompt.js";
 import { DEFAULT_SETTINGS, loadSettings, saveSettings, type Settings } from "./settings.js";
 import { busy, done, failed, showMode } from "./status.js";
+import { refreshAgent, startAgentPanel } from "./agent.js";
 
 type Capture = PanelResults["collect"];
 
@@ -42,6 +43,7 @@ async function target(): Promise<TabInfo> {
   // Another tab, or the same tab on another page: what was captured no longer applies.
   if (state.tab?.tabId !== tab.tabId || state.tab.url !== tab.url) resetForTab(tab);
   state.tab = tab;
+  refreshAgent();
   $("#tab-title").textContent = tab.title || tab.url || "this tab (click the Sightline toolbar button to give access)";
   $("#tab-title").title = tab.url;
   return tab;
@@ -344,6 +346,8 @@ export async function startPanel(): Promise<void> {
       }
     }),
   );
+
+  startAgentPanel({ tabId: () => state.tab?.tabId ?? null, tabUrl: () => state.tab?.url ?? "" });
 
   // As a real side panel, follow the tab the person switches to; in any case notice when the
   // tab moves to another page.

@@ -3,7 +3,7 @@
 export * from "./actions.js";
 export type { ActionTarget, AgentBackend, CallHooks, MarkBox, ReadPage } from "./backend.js";
 export { isNavigationError, type PageDriver } from "./driver.js";
-export { PAGE_AGENT_GLOBAL, type PageCalls, type PageCallName, type PageCallArgs, type PageCallResult, type TargetPoint, type SelectResult } from "./page-calls.js";
+export { PAGE_AGENT_GLOBAL, type PageCalls, type PageCallName, type PageCallArgs, type PageCallResult, type TargetPoint, type SelectResult, type TargetFacts, type FormFacts } from "./page-calls.js";
 export { performAction, type PerformOptions } from "./perform.js";
 export { screenshotWithMarks, waitOnPage } from "./page-ops.js";
 export { AgentSession, compact, MAX_CHANGE_LINES, type SessionDeps, type SnapshotOptions, type SnapshotAnswer, type CompactElement, type ActAnswer, type Billable } from "./session.js";
@@ -11,3 +11,4 @@ export { closestElement } from "./closest.js";
 export * from "./activity.js";
 export { markHiddenInMarkdown, hiddenElementIds, followsHiddenText, HIDDEN_NOTICE, HIDDEN_OPEN, HIDDEN_CLOSE } from "./provenance.js";
 export { replayable, replayEntry } from "./replay.js";
+export { assessAction, isSecretField, maskSecret, sameSite, SENSITIVE_WORDS, type RiskTier, type RiskContext, type RiskAssessment } from "./risk.js";

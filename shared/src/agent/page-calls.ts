@@ -28,6 +28,33 @@ export interface SelectResult {
   chosen: string | null;
 }
 
+/** What the page says about an action's target, for its risk tier and the approval card. */
+export interface TargetFacts {
+  tag: string;
+  inputType: string | null;
+  /** The autocomplete attribute, lower-cased ("one-time-code", "cc-number"...). */
+  autocomplete: string;
+  /** A password, one-time-code or payment card field. */
+  secret: boolean;
+  /** Activating it submits a form (a submit button, or Enter in a form's field). */
+  submits: boolean;
+  /** A link that downloads (download attribute). */
+  download: boolean;
+  /** A link's absolute target. */
+  href: string | null;
+  /** Its form: how it is named and the values a submit would send (secret values masked). */
+  form: FormFacts | null;
+}
+
+export interface FormFacts {
+  /** aria-label, name or id of the form, else the last segment of its action ("checkout"). */
+  name: string;
+  action: string;
+  /** The label of its (first) submit button. */
+  submitLabel: string;
+  fields: { label: string; value: string; secret: boolean }[];
+}
+
 export interface PageCalls {
   /** Finds element `id`, scrolls it to the middle of the viewport if needed, hit-tests it. */
   locate(args: LocateArgs): TargetPoint;
@@ -53,6 +80,8 @@ export interface PageCalls {
   clearMarks(args: Record<string, never>): void;
   /** Passages in the page the person cannot see (hidden, off-screen, transparent, aria-hidden...). */
   hiddenText(args: { max?: number }): string[];
+  /** Facts about element `id` for approvals (null when it is gone); does not move the page. */
+  describe(args: LocateArgs): TargetFacts | null;
 }
 
 export type PageCallName = keyof PageCalls;

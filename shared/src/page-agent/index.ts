@@ -7,6 +7,7 @@ import { domClick, focus, scrollBy, selectOption, submitForm } from "./controls.
 import { clearMarks, showMarks } from "./marks.js";
 import { hiddenText } from "./hidden-text.js";
 import { hasText, watchSettle, watchStart } from "./watch.js";
+import { describe } from "./describe.js";
 
 export const pageAgent: PageCalls = {
   locate,
@@ -21,5 +22,6 @@ export const pageAgent: PageCalls = {
   showMarks,
   clearMarks,
   hiddenText,
+  describe,
 };
 export { elementById } from "./locate.js";

@@ -1,13 +1,9 @@
 // Set-of-mark boxes for screenshots: a numbered outline per element, drawn in a closed shadow
 // root so page styles cannot touch it. Password, one-time-code and card fields are covered
 // with an opaque box, so their values never reach a screenshot.
-const HOST = "sightline-marks";
+import { secretField as secret } from "./describe.js";
 
-function secret(el: Element): boolean {
-  if (!(el instanceof HTMLInputElement)) return false;
-  const ac = (el.autocomplete || "").toLowerCase();
-  return el.type === "password" || /one-time-code|cc-number|cc-csc|cc-exp/.test(ac);
-}
+const HOST = "sightline-marks";
 
 export function clearMarks(): void {
   document.querySelectorAll(HOST).forEach((n) => n.remove());

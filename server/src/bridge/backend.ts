@@ -1,0 +1,39 @@
+// The person's-tab backend: every AgentBackend call becomes a bridge call to the extension
+// that shared the tab. The extension does the page work (and asks the person before acting).
+import type { ActionResult, ActionTarget, AgentAction, AgentBackend, AgentTab, CallHooks, MarkBox, ReadPage } from "@sightline/shared/agent";
+import type { SnapshotRequest } from "@sightline/shared/contract";
+import type { BridgeHub } from "./hub.js";
+
+export class BridgeBackend implements AgentBackend {
+  constructor(
+    private readonly hub: BridgeHub,
+    private readonly accountId: string,
+    private readonly sessionId: string,
+  ) {}
+
+  async tabs(): Promise<AgentTab[]> {
+    return this.hub.tabs(this.accountId);
+  }
+
+  capture(tab: string): Promise<SnapshotRequest> {
+    return this.hub.call(this.accountId, this.sessionId, tab, "capture", {});
+  }
+
+  read(tab: string): Promise<ReadPage> {
+    return this.hub.call(this.accountId, this.sessionId, tab, "read", {});
+  }
+
+  async screenshot(tab: string, marks: MarkBox[]): Promise<string> {
+    return (await this.hub.call(this.accountId, this.sessionId, tab, "screenshot", { marks })).png;
+  }
+
+  /** `hooks.onProgress` hears "waiting for the person's approval"; `hooks.signal` cancels the card. */
+  act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks): Promise<ActionResult> {
+    return this.hub.call(this.accountId, this.sessionId, tab, "act", { action, target }, hooks);
+  }
+
+  async wait(tab: string, opts: { text?: string; timeoutMs: number }): Promise<boolean> {
+    const args = opts.text === undefined ? { timeoutMs: opts.timeoutMs } : { text: opts.text, timeoutMs: opts.timeoutMs };
+    return (await this.hub.call(this.accountId, this.sessionId, tab, "wait", args)).found;
+  }
+}

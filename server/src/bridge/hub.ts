@@ -1,0 +1,395 @@
+// The bridge hub: the extension connections of every account, the tabs each shared, the calls
+// in flight to them, and which agent session holds which tab. Transport-free: the WebSocket
+// route (routes/bridge.ts) hands each socket over as a BridgeSocket and feeds it its frames.
+import { randomBytes } from "node:crypto";
+import type { Logger } from "pino";
+import { AgentError, type AgentBackend, type AgentErrorCode, type AgentTab, type CallHooks } from "@sightline/shared/agent";
+import {
+  BRIDGE_PROTOCOL_VERSION,
+  CLOSE,
+  HEARTBEAT_MS,
+  parseExtensionMessage,
+  type BridgeOp,
+  type BridgeOps,
+  type CallMessage,
+  type ServerMessage,
+} from "@sightline/shared/bridge";
+import type { Account } from "../ledger/index.js";
+import { BridgeBackend } from "./backend.js";
+import type { Bridge } from "./index.js";
+
+/** What the hub needs of a socket (a `ws` WebSocket has all of it). */
+export interface BridgeSocket {
+  send(data: string): void;
+  close(code: number, reason: string): void;
+  /** Drops the connection without a closing handshake (a peer that stopped answering). */
+  terminate(): void;
+}
+
+/** What the route feeds the hub for one socket. */
+export interface SocketHandlers {
+  message(raw: string): void;
+  closed(): void;
+}
+
+export interface HubOptions {
+  authenticate(key: string): Promise<Readonly<Account> | null>;
+  logger: Logger;
+  heartbeatMs?: number;
+  /** How long the first message (hello) may take. */
+  helloTimeoutMs?: number;
+  /** A tab lease ends after this long without a call from its session. Default 5 minutes. */
+  leaseIdleMs?: number;
+  /** Observing calls (capture, read, screenshot) fail after this long. Default 30 s. */
+  callTimeoutMs?: number;
+  /**
+   * An act call waits for the person's approval: it fails only after this long without any
+   * progress from the extension. Default 10 minutes.
+   */
+  actIdleTimeoutMs?: number;
+}
+
+interface Connection {
+  socket: BridgeSocket;
+  accountId: string;
+  instance: string;
+  /** Short per-account prefix of this extension instance's tab handles ("b1"). */
+  prefix: string;
+  /** The extension's own tab handles → what it told us about them. */
+  tabs: AgentTab[];
+  lastSeen: number;
+  heartbeat: ReturnType<typeof setInterval>;
+}
+
+interface Pending {
+  conn: Connection;
+  op: BridgeOp;
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+  timer: ReturnType<typeof setTimeout>;
+  onProgress?: (message: string) => void;
+  /** Restarts the timeout (progress from an act call waiting for the person). */
+  rearm(): void;
+}
+
+interface Lease {
+  sessionId: string;
+  lastUsed: number;
+}
+
+const MINUTE = 60_000;
+
+/** Codes an extension may answer with; anything else becomes "failed". */
+const KNOWN_CODES = new Set<AgentErrorCode>([
+  "bad_arguments", "no_snapshot", "unknown_id", "stale", "not_actionable", "bad_url", "no_tab", "rejected", "not_connected", "busy", "timeout", "failed",
+]);
+
+/** Agent-visible tab handle: unique per extension instance of the account ("b1.742"). */
+const handleOf = (prefix: string, extTab: string) => `${prefix}.${extTab}`;
+
+export class BridgeHub implements Bridge {
+  /** accountId → instance → connection. */
+  private readonly accounts = new Map<string, Map<string, Connection>>();
+  /** accountId → instance → prefix, kept across reconnects so handles stay the same. */
+  private readonly prefixes = new Map<string, Map<string, string>>();
+  private readonly pending = new Map<string, Pending>();
+  /** `${accountId} ${handle}` → lease. */
+  private readonly leases = new Map<string, Lease>();
+  private readonly heartbeatMs: number;
+  private readonly helloTimeoutMs: number;
+  private readonly leaseIdleMs: number;
+  private readonly callTimeoutMs: number;
+  private readonly actIdleTimeoutMs: number;
+  private closed = false;
+
+  constructor(private readonly opts: HubOptions) {
+    this.heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
+    this.helloTimeoutMs = opts.helloTimeoutMs ?? 10_000;
+    this.leaseIdleMs = opts.leaseIdleMs ?? 5 * MINUTE;
+    this.callTimeoutMs = opts.callTimeoutMs ?? 30_000;
+    this.actIdleTimeoutMs = opts.actIdleTimeoutMs ?? 10 * MINUTE;
+  }
+
+  // ---- the Bridge interface ---------------------------------------------------------------
+
+  backendFor(accountId: string, sessionId: string): AgentBackend {
+    return new BridgeBackend(this, accountId, sessionId);
+  }
+
+  release(sessionId: string): void {
+    for (const [k, lease] of this.leases) if (lease.sessionId === sessionId) this.leases.delete(k);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const conns of this.accounts.values()) {
+      for (const conn of conns.values()) this.drop(conn, CLOSE.shutdown, "server shutting down");
+    }
+    this.accounts.clear();
+  }
+
+  // ---- connections ------------------------------------------------------------------------
+
+  /** Takes a new socket: it must say hello (with a valid key) first. */
+  accept(socket: BridgeSocket): SocketHandlers {
+    let conn: Connection | null = null;
+    let ended = false;
+    const helloTimer = setTimeout(() => {
+      if (!conn && !ended) socket.close(CLOSE.protocol, "no hello");
+    }, this.helloTimeoutMs);
+    let greeting = false;
+    return {
+      message: (raw) => {
+        if (ended) return;
+        const msg = parseExtensionMessage(raw);
+        if (!msg) {
+          socket.close(CLOSE.protocol, "not a bridge message");
+          return;
+        }
+        if (!conn) {
+          if (msg.type !== "hello" || greeting) {
+            if (!greeting) socket.close(CLOSE.protocol, "say hello first");
+            return;
+          }
+          greeting = true;
+          void this.hello(socket, msg.key, msg.instance, msg.version).then((c) => {
+            clearTimeout(helloTimer);
+            if (ended) {
+              if (c) this.forget(c);
+              return;
+            }
+            conn = c;
+          });
+          return;
+        }
+        conn.lastSeen = Date.now();
+        switch (msg.type) {
+          case "hello":
+            socket.close(CLOSE.protocol, "hello twice");
+            return;
+          case "tabs":
+            conn.tabs = msg.tabs.map((t) => ({ tab: String(t.tab), url: String(t.url), title: String(t.title ?? ""), active: t.active === true }));
+            return;
+          case "result":
+            this.settle(conn, msg.id, msg.ok, msg.data, msg.error);
+            return;
+          case "progress": {
+            const p = this.pending.get(msg.id);
+            if (p && p.conn === conn) {
+              p.rearm();
+              p.onProgress?.(msg.message);
+            }
+            return;
+          }
+          case "pong":
+            return;
+        }
+      },
+      closed: () => {
+        ended = true;
+        clearTimeout(helloTimer);
+        if (conn) this.forget(conn);
+      },
+    };
+  }
+
+  private async hello(socket: BridgeSocket, key: string, instance: string, version: number): Promise<Connection | null> {
+    if (this.closed) {
+      socket.close(CLOSE.shutdown, "server shutting down");
+      return null;
+    }
+    if (version !== BRIDGE_PROTOCOL_VERSION) {
+      socket.close(CLOSE.protocol, `protocol version ${version} is not ${BRIDGE_PROTOCOL_VERSION}: update the extension or the server`);
+      return null;
+    }
+    if (!instance || instance.length > 100) {
+      socket.close(CLOSE.protocol, "bad instance id");
+      return null;
+    }
+    const account = key && key.length <= 512 ? await this.opts.authenticate(key) : null;
+    if (!account) {
+      socket.close(CLOSE.unauthorized, "invalid API key");
+      return null;
+    }
+    if (!account.active) {
+      socket.close(CLOSE.forbidden, "this API key's account is deactivated");
+      return null;
+    }
+    // The same extension instance again (its worker restarted, the network came back): the
+    // newer socket wins and the older one is told why.
+    const old = this.accounts.get(account.id)?.get(instance);
+    if (old) this.drop(old, CLOSE.replaced, "replaced by a newer connection of the same extension");
+    let conns = this.accounts.get(account.id);
+    if (!conns) this.accounts.set(account.id, (conns = new Map()));
+    const conn: Connection = {
+      socket,
+      accountId: account.id,
+      instance,
+      prefix: this.prefixFor(account.id, instance),
+      tabs: [],
+      lastSeen: Date.now(),
+      heartbeat: setInterval(() => this.beat(conn), this.heartbeatMs),
+    };
+    conns.set(instance, conn);
+    this.send(conn, { type: "welcome", account: account.id, heartbeatMs: this.heartbeatMs });
+    this.opts.logger.info({ account: account.id, prefix: conn.prefix }, "bridge: extension connected");
+    return conn;
+  }
+
+  private prefixFor(accountId: string, instance: string): string {
+    let m = this.prefixes.get(accountId);
+    if (!m) this.prefixes.set(accountId, (m = new Map()));
+    let p = m.get(instance);
+    if (!p) m.set(instance, (p = `b${m.size + 1}`));
+    return p;
+  }
+
+  private beat(conn: Connection): void {
+    // Three heartbeats without a word: the peer is gone (a sleeping laptop, a dead network).
+    if (Date.now() - conn.lastSeen > 3 * this.heartbeatMs) {
+      this.drop(conn, CLOSE.protocol, "heartbeat lost", true);
+      return;
+    }
+    this.send(conn, { type: "ping" });
+  }
+
+  private send(conn: Connection, msg: ServerMessage): void {
+    try {
+      conn.socket.send(JSON.stringify(msg));
+    } catch {
+      // The socket is closing; its close handler cleans up.
+    }
+  }
+
+  private drop(conn: Connection, code: number, reason: string, terminate = false): void {
+    this.forget(conn);
+    try {
+      if (terminate) conn.socket.terminate();
+      else conn.socket.close(code, reason);
+    } catch {
+      // already closed
+    }
+  }
+
+  /** The connection is gone: its calls fail, its tabs disappear. */
+  private forget(conn: Connection): void {
+    clearInterval(conn.heartbeat);
+    const conns = this.accounts.get(conn.accountId);
+    if (conns?.get(conn.instance) === conn) {
+      conns.delete(conn.instance);
+      if (!conns.size) this.accounts.delete(conn.accountId);
+      this.opts.logger.info({ account: conn.accountId, prefix: conn.prefix }, "bridge: extension disconnected");
+    }
+    for (const [id, p] of this.pending) {
+      if (p.conn !== conn) continue;
+      this.pending.delete(id);
+      clearTimeout(p.timer);
+      p.reject(new AgentError("not_connected", "the browser disconnected during the call (it reconnects by itself; try again in a few seconds)"));
+    }
+  }
+
+  // ---- what backends use ------------------------------------------------------------------
+
+  /** Is any extension of the account connected. */
+  connected(accountId: string): boolean {
+    return (this.accounts.get(accountId)?.size ?? 0) > 0;
+  }
+
+  /** The tabs the account's extensions shared, with handles unique across them. */
+  tabs(accountId: string): AgentTab[] {
+    const conns = this.accounts.get(accountId);
+    if (!conns?.size) {
+      throw new AgentError(
+        "not_connected",
+        "no browser is connected for this account: open the Sightline side panel, set this server and an API key of the same account in Settings, and share a tab",
+      );
+    }
+    const out: AgentTab[] = [];
+    for (const conn of conns.values()) for (const t of conn.tabs) out.push({ ...t, tab: handleOf(conn.prefix, t.tab) });
+    return out;
+  }
+
+  private find(accountId: string, handle: string): { conn: Connection; extTab: string } {
+    const dot = handle.indexOf(".");
+    const prefix = handle.slice(0, dot);
+    const extTab = handle.slice(dot + 1);
+    const conns = this.accounts.get(accountId);
+    if (!conns?.size) return void this.tabs(accountId) as never; // throws not_connected
+    for (const conn of conns.values()) {
+      if (dot > 0 && conn.prefix === prefix && conn.tabs.some((t) => t.tab === extTab)) return { conn, extTab };
+    }
+    throw new AgentError("no_tab", `tab "${handle}" is not shared with the agent (the person shares tabs from the Sightline side panel); call tabs to list them`);
+  }
+
+  /** Takes or renews `sessionId`'s lease on a tab; another live lease makes it busy. */
+  private lease(accountId: string, sessionId: string, handle: string, take: boolean): void {
+    const k = `${accountId} ${handle}`;
+    const now = Date.now();
+    const held = this.leases.get(k);
+    if (held && held.sessionId !== sessionId && now - held.lastUsed < this.leaseIdleMs) {
+      if (!take) return; // looking is fine; acting is what a lease protects
+      const idle = Math.round((now - held.lastUsed) / 1000);
+      throw new AgentError(
+        "busy",
+        `tab "${handle}" is being driven by another agent session (last call ${idle} s ago); it becomes free when that session ends or after ${Math.round(this.leaseIdleMs / 1000)} s without calls`,
+      );
+    }
+    if (take || held?.sessionId === sessionId) this.leases.set(k, { sessionId, lastUsed: now });
+  }
+
+  /** Sends one operation to the extension that owns `handle` and waits for its answer. */
+  async call<K extends BridgeOp>(
+    accountId: string,
+    sessionId: string,
+    handle: string,
+    op: K,
+    args: BridgeOps[K]["args"],
+    hooks: CallHooks = {},
+  ): Promise<BridgeOps[K]["result"]> {
+    if (this.closed) throw new AgentError("not_connected", "the server is shutting down");
+    const { conn, extTab } = this.find(accountId, handle);
+    this.lease(accountId, sessionId, handle, op === "act");
+    const id = randomBytes(9).toString("base64url");
+    const limit =
+      op === "act" ? this.actIdleTimeoutMs : op === "wait" ? (args as BridgeOps["wait"]["args"]).timeoutMs + this.callTimeoutMs : this.callTimeoutMs;
+    if (hooks.signal?.aborted) throw new AgentError("failed", "the call was cancelled");
+    return new Promise<BridgeOps[K]["result"]>((resolve, reject) => {
+      const giveUp = (err: AgentError) => {
+        if (!this.pending.delete(id)) return;
+        clearTimeout(p.timer);
+        this.send(conn, { type: "cancel", id });
+        reject(err);
+      };
+      const expire = () => giveUp(new AgentError("timeout", `the browser did not answer ${op} within ${Math.round(limit / 1000)} s`));
+      // The agent gave up (its MCP request was cancelled): the person's card goes too.
+      hooks.signal?.addEventListener("abort", () => giveUp(new AgentError("failed", "the call was cancelled")), { once: true });
+      const p: Pending = {
+        conn,
+        op,
+        resolve: resolve as (v: unknown) => void,
+        reject,
+        onProgress: hooks.onProgress,
+        timer: setTimeout(expire, limit),
+        rearm: () => {
+          clearTimeout(p.timer);
+          p.timer = setTimeout(expire, limit);
+        },
+      };
+      this.pending.set(id, p);
+      const msg: CallMessage<K> = { type: "call", id, tab: extTab, op, args };
+      this.send(conn, msg as CallMessage);
+    });
+  }
+
+  private settle(conn: Connection, id: string, ok: boolean, data: unknown, error?: { code: string; message: string; detail?: Record<string, unknown> }): void {
+    const p = this.pending.get(id);
+    if (!p || p.conn !== conn) return; // late answer to a call that timed out
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    if (ok) p.resolve(data);
+    else {
+      const code = KNOWN_CODES.has(error?.code as AgentErrorCode) ? (error!.code as AgentErrorCode) : "failed";
+      p.reject(new AgentError(code, String(error?.message ?? "the browser could not do it"), error?.detail));
+    }
+  }
+}

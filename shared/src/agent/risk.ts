@@ -1,0 +1,136 @@
+// How risky an agent's action is, and the one line the person reads before approving it. One
+// home for the tiers (issue 17): observe never asks, act asks unless the person let act run on
+// the site, sensitive always asks. Isomorphic: the extension's approval card and anything that
+// replays or audits a log use the same rules.
+import type { AgentAction } from "./actions.js";
+import type { ActionTarget } from "./backend.js";
+import type { TargetFacts } from "./page-calls.js";
+
+export type RiskTier = "observe" | "act" | "sensitive";
+
+export interface RiskContext {
+  /** The page the action starts on. */
+  pageUrl: string;
+  /** The element as the agent saw it (its last snapshot). */
+  target: ActionTarget | null;
+  /** What the page says about the element now (page agent `describe`), when it has an id. */
+  facts: TargetFacts | null;
+}
+
+export interface RiskAssessment {
+  tier: RiskTier;
+  /** Why it is sensitive, in words ("it submits the checkout form"); empty otherwise. */
+  reasons: string[];
+  /** "Type 'alice@example.com' into Email [18]" (secrets masked). */
+  summary: string;
+  /** The action types into a secret field: its text must never be shown or logged. */
+  secret: boolean;
+}
+
+/** Words that make a button, link or form sensitive when its name or form carries them. */
+export const SENSITIVE_WORDS = /\b(pay|payment|buy|order|purchase|checkout|delete|remove|send|publish|transfer|confirm)\b/i;
+
+const SECRET_AUTOCOMPLETE = /\b(one-time-code|cc-number|cc-csc|cc-exp(-month|-year)?|current-password|new-password)\b/;
+const CARD_NAME = /\b(card ?number|cvc|cvv|security code|one[- ]time|otp|passcode|password)\b/i;
+
+export function isSecretField(inputType: string | null | undefined, autocomplete = ""): boolean {
+  return inputType === "password" || SECRET_AUTOCOMPLETE.test(autocomplete.toLowerCase());
+}
+
+export function maskSecret(text: string): string {
+  return "•".repeat(Math.max(6, Math.min(12, text.length)));
+}
+
+/** Same site: equal host, or one a subdomain of the other's last two labels (www.a.com ~ a.com). */
+export function sameSite(a: string, b: string): boolean {
+  let ha: string;
+  let hb: string;
+  try {
+    ha = new URL(a).hostname.toLowerCase();
+    hb = new URL(b).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  if (ha === hb) return true;
+  const base = (h: string) => (/^[\d.]+$|:/.test(h) ? h : h.split(".").slice(-2).join("."));
+  return base(ha) === base(hb);
+}
+
+const quote = (s: string, max = 60) => {
+  const t = s.replace(/\s+/g, " ").trim();
+  return `'${t.length > max ? `${t.slice(0, max - 1)}…` : t}'`;
+};
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return url;
+  }
+}
+
+function formWords(facts: TargetFacts | null): string {
+  const f = facts?.form;
+  return f ? `${f.name} ${f.action} ${f.submitLabel}` : "";
+}
+
+function formName(facts: TargetFacts | null): string {
+  const n = facts?.form?.name.replace(/[-_]+/g, " ").trim();
+  return n ? `the ${n} form` : "a form";
+}
+
+export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessment {
+  const { target, facts } = ctx;
+  const id = "id" in action && action.id !== undefined ? action.id : null;
+  const name = (target?.name || "").trim();
+  const el = id === null ? "" : name ? `${name} [${id}]` : `[${id}]`;
+  const reasons: string[] = [];
+  const secretTarget = !!facts?.secret || isSecretField(target?.input_type, facts?.autocomplete) || (id !== null && CARD_NAME.test(name));
+  let tier: RiskTier = "act";
+  let summary: string;
+  let secret = false;
+
+  switch (action.kind) {
+    case "scroll":
+      tier = "observe";
+      summary = id !== null ? `Scroll to ${el}` : `Scroll ${action.direction ?? "down"}`;
+      break;
+    case "click": {
+      summary = `Click ${name ? quote(name) : "element"} [${action.id}]`;
+      if (secretTarget) reasons.push("it is a password, one-time-code or card field");
+      if (facts?.download) reasons.push("it downloads a file");
+      const submits = !!facts?.submits;
+      if (submits && (SENSITIVE_WORDS.test(name) || SENSITIVE_WORDS.test(formWords(facts)))) reasons.push(`it submits ${formName(facts)}`);
+      else if (SENSITIVE_WORDS.test(name)) reasons.push(`its name says ${quote(SENSITIVE_WORDS.exec(name)![0])}`);
+      if (facts?.href && !facts.download && !sameSite(ctx.pageUrl, facts.href)) reasons.push(`it opens another site (${hostOf(facts.href)})`);
+      break;
+    }
+    case "type": {
+      secret = secretTarget;
+      const shown = secret ? maskSecret(action.text) : quote(action.text, 80);
+      summary = `Type ${shown} into ${el || "the element"}${action.submit ? " and press Enter" : ""}`;
+      if (secret) reasons.push("it fills a password, one-time-code or card field");
+      if (action.submit && facts?.form && SENSITIVE_WORDS.test(formWords(facts))) reasons.push(`Enter submits ${formName(facts)}`);
+      break;
+    }
+    case "select":
+      summary = `Choose ${quote(action.value)} in ${el}`;
+      if (secretTarget) reasons.push("it is a card field");
+      break;
+    case "press":
+      summary = `Press ${action.key}`;
+      break;
+    case "navigate":
+      summary = `Open ${action.url}`;
+      if (!sameSite(ctx.pageUrl, action.url)) reasons.push(`it leaves ${hostOf(ctx.pageUrl)} for another site (${hostOf(action.url)})`);
+      break;
+    case "back":
+      summary = "Go back to the previous page";
+      break;
+  }
+  if (reasons.length) {
+    tier = "sensitive";
+    summary += `, a sensitive action: ${reasons.join("; ")}`;
+  }
+  return { tier, reasons, summary, secret };
+}

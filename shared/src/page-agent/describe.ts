@@ -1,0 +1,75 @@
+// Facts about an action's target for its risk tier and the approval card: is it a secret
+// field, does it submit a form, which values would that form send (secrets masked here, in
+// the page, so they never leave it).
+import type { FormFacts, TargetFacts } from "../agent/page-calls.js";
+import { isSecretField } from "../agent/risk.js";
+import { elementById } from "./locate.js";
+
+const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
+
+export function secretField(el: Element): boolean {
+  if (!(el instanceof HTMLInputElement)) return false;
+  return isSecretField(el.type, el.autocomplete || "");
+}
+
+function labelOf(el: Element): string {
+  const aria = clean(el.getAttribute("aria-label"));
+  if (aria) return aria;
+  const labels = (el as HTMLInputElement).labels;
+  if (labels?.length) return clean(labels[0].textContent);
+  return clean((el as HTMLInputElement).placeholder) || clean(el.getAttribute("name")) || clean(el.id);
+}
+
+function submitsForm(el: Element): boolean {
+  if (el instanceof HTMLButtonElement) return !!el.form && (el.type || "submit") === "submit";
+  if (el instanceof HTMLInputElement) {
+    if (el.type === "submit" || el.type === "image") return !!el.form;
+    return false;
+  }
+  return false;
+}
+
+function formFacts(form: HTMLFormElement): FormFacts {
+  const action = form.getAttribute("action") ? form.action : "";
+  const tail = (() => {
+    try {
+      return new URL(action || location.href).pathname.split("/").filter(Boolean).pop() ?? "";
+    } catch {
+      return "";
+    }
+  })();
+  const name = clean(form.getAttribute("aria-label")) || clean(form.getAttribute("name")) || clean(form.id) || tail.replace(/\.[a-z]+$/i, "");
+  const submit = form.querySelector<HTMLElement>('button:not([type]), button[type="submit"], input[type="submit"]');
+  const fields: FormFacts["fields"] = [];
+  for (const el of Array.from(form.elements)) {
+    if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) continue;
+    if (!el.name || el.disabled) continue;
+    if (el instanceof HTMLInputElement) {
+      if (["submit", "button", "reset", "image", "file", "hidden"].includes(el.type)) continue;
+      if ((el.type === "checkbox" || el.type === "radio") && !el.checked) continue;
+    }
+    const secret = secretField(el);
+    const value = el instanceof HTMLSelectElement ? clean(el.selectedOptions[0]?.text ?? el.value) : el.value;
+    fields.push({ label: labelOf(el) || el.name, value: secret ? (value ? "•".repeat(8) : "") : value.slice(0, 200), secret });
+    if (fields.length >= 30) break;
+  }
+  const submitLabel = submit ? clean(submit instanceof HTMLInputElement ? submit.value : submit.textContent) : "";
+  return { name, action, submitLabel, fields };
+}
+
+export function describe(args: { id: number }): TargetFacts | null {
+  const el = elementById(args.id);
+  if (!el) return null;
+  const form = (el as HTMLInputElement).form ?? el.closest("form");
+  const anchor = el.closest("a");
+  return {
+    tag: el.tagName.toLowerCase(),
+    inputType: el instanceof HTMLInputElement ? el.type : null,
+    autocomplete: el instanceof HTMLInputElement ? (el.autocomplete || "").toLowerCase() : "",
+    secret: secretField(el),
+    submits: submitsForm(el),
+    download: !!anchor?.hasAttribute("download"),
+    href: anchor?.href || null,
+    form: form instanceof HTMLFormElement ? formFacts(form) : null,
+  };
+}
