@@ -7,6 +7,7 @@ import type { Browser } from "playwright-core";
 import { HeadlessBackend } from "@sightline/shared/mcp";
 import type { AgentBackend } from "@sightline/shared/agent";
 import { launchChromium } from "../support/chromium.js";
+import { near, pixelsAt } from "../extension/pixels.js";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { httpClient, idOf, stdioClient, textOf } from "./mcp-client.js";
 import { serveAgentSite, type AgentSite } from "./site.js";
@@ -18,6 +19,8 @@ let server: Sightline;
 /** The account whose "browser" is connected; every other account has none. */
 let connectedAccount = "";
 let key: string;
+/** The server's log, at debug level: nothing secret may ever appear in it. */
+const logLines: string[] = [];
 
 const emptyBackend: AgentBackend = {
   tabs: async () => [],
@@ -46,7 +49,7 @@ beforeAll(async () => {
   browser = await launchChromium();
   headless = await HeadlessBackend.start({ browser });
   site = await serveAgentSite();
-  server = await startSightline({ bridge });
+  server = await startSightline({ bridge, logLines, config: { logLevel: "debug" } });
   key = await server.createKey(100);
   connectedAccount = (await server.server.ledger.authenticate(key))!.id;
 });
@@ -146,6 +149,36 @@ describe("POST /mcp", () => {
       expect(snap.isError).toBe(true);
       expect(textOf(snap)).toMatch(/^no_tab:/);
       expect(await server.credits(other)).toBe(10);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
+describe("secrets", () => {
+  it("a password typed through the agent never reaches a server log or a screenshot", async () => {
+    const mcp = await httpClient(server.origin, key);
+    try {
+      await mcp.call("navigate", { url: site.url("/signup.html") });
+      const text = textOf(await mcp.call("snapshot", {}));
+      const typed = await mcp.call("type", { id: idOf(text, /"Password"/), text: "s3cret-pass" });
+      expect(JSON.stringify(typed)).not.toContain("s3cret");
+      expect(JSON.stringify(await mcp.call("snapshot", { token_budget: 5000 }))).not.toContain("s3cret");
+      const shot = await mcp.call("screenshot", {});
+      const png = Buffer.from((shot.content[0] as { data: string }).data, "base64");
+      // The field is covered by the opaque mask where its dots would be drawn.
+      const page = browser.contexts()[0].pages()[0];
+      const box = (await page.locator("input[name=password]").boundingBox())!;
+      const decoder = await browser.newPage();
+      const [left, middle] = await pixelsAt(decoder, png, [
+        { x: box.x + 12, y: box.y + box.height / 2 },
+        { x: box.x + box.width / 2, y: box.y + box.height / 2 },
+      ]);
+      await decoder.close();
+      expect(near(left, "#555555", 12)).toBe(true);
+      expect(near(middle, "#555555", 12)).toBe(true);
+      expect(logLines.length).toBeGreaterThan(0);
+      expect(logLines.join("\n")).not.toContain("s3cret");
     } finally {
       await mcp.close();
     }
