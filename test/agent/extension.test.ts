@@ -3,7 +3,10 @@
 // panel, shares a tab, and approves or rejects the agent's actions on the panel's cards.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { Page } from "playwright-core";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parseJsonLines, replayable } from "@sightline/shared/agent";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
@@ -20,6 +23,14 @@ let page: Page;
 let tabId: number;
 let panel: Page;
 let mcp: McpClient;
+
+// Panel pictures for docs/extension.md: SIGHTLINE_UPDATE_DOCS=1 writes them to extension/docs/.
+const docs = process.env.SIGHTLINE_UPDATE_DOCS === "1" ? fileURLToPath(new URL("../../extension/docs/", import.meta.url)) : null;
+async function picture(name: string): Promise<void> {
+  if (!docs) return;
+  mkdirSync(docs, { recursive: true });
+  await panel.screenshot({ path: `${docs}${name}.png` });
+}
 
 type Structured = Record<string, unknown>;
 const structured = (r: { structuredContent?: unknown }) => (r.structuredContent ?? {}) as Structured;
@@ -122,6 +133,7 @@ describe("the person's tab through the extension", () => {
     const sent = (await panel.locator(".approval .approval-form").textContent()) ?? "";
     expect(sent).toContain("alice@example.com");
     expect(sent).not.toContain("s3cret");
+    await picture("agent-approval");
     const submit = await withApproval(submitCall, /^Click 'Create account'/);
     expect(structured(submit).outcome).toBe("navigated");
     expect(site.submissions.at(-1)).toEqual({ email: "alice@example.com", password: "s3cret-pass", plan: "pro", terms: "yes" });
@@ -185,6 +197,47 @@ describe("the person's tab through the extension", () => {
     const stale = await mcp.call("click", { id: archive });
     expect(stale.isError).toBe(true);
     expect(textOf(stale)).toMatch(/^stale: element \[\d+\] button "Archive" is no longer on the page; the closest current element is \[\d+\] button "Archive"/);
+  });
+
+  it("Pause holds the agent's next call; Take over and Hand back make it snapshot again", async () => {
+    await panel.click("#agent-pause");
+    await panel.waitForSelector('#agent-mode[data-mode="paused"]');
+    await picture("agent-paused");
+    let done = false;
+    const held = mcp.call("snapshot", {}).finally(() => (done = true));
+    await new Promise((r) => setTimeout(r, 800));
+    expect(done).toBe(false);
+    await panel.click("#agent-resume");
+    expect(textOf(await held)).toMatch(/Archive/);
+
+    const text = textOf(await mcp.call("snapshot", {}));
+    await panel.click("#agent-takeover");
+    await panel.waitForSelector('#agent-mode[data-mode="takeover"]');
+    const acted = mcp.call("click", { id: idOf(text, /"Refresh"/) });
+    await page.click("#refresh"); // the person's own click
+    await new Promise((r) => setTimeout(r, 300));
+    await panel.click("#agent-resume"); // Hand back
+    const r = await acted;
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/took over this tab.*new snapshot/);
+    // A fresh snapshot and the agent acts again.
+    const again = textOf(await mcp.call("snapshot", {}));
+    expect((await withApproval(mcp.call("click", { id: idOf(again, /"Refresh"/) }), /^Click 'Refresh'/)).isError).toBeFalsy();
+  });
+
+  it("exports the activity log as replayable JSON Lines with no secret in it", async () => {
+    await panel.waitForSelector("#activity-log li");
+    await picture("agent-log");
+    const [download] = await Promise.all([panel.waitForEvent("download"), panel.click("#export-log")]);
+    const text = await readFile((await download.path())!, "utf8");
+    expect(text).not.toContain("s3cret");
+    expect(text).not.toContain("other-secret");
+    const entries = parseJsonLines(text);
+    const typedPassword = entries.find((e) => e.action?.kind === "type" && e.target?.name === "Password");
+    expect(typedPassword?.action).toMatchObject({ text: "•••" });
+    expect(entries.find((e) => e.decision?.verdict === "edited")?.action).toMatchObject({ text: "carol@example.com" });
+    expect(entries.find((e) => e.decision?.verdict === "rejected")).toBeDefined();
+    expect(replayable(entries).some((e) => e.decision?.verdict === "rejected")).toBe(false);
   });
 
   it("a tab that was not shared cannot be reached", async () => {

@@ -1,6 +1,6 @@
 // What the background's agent supervisor shows the side panel, and what the panel may ask of
 // it. The panel renders this state; the background owns it.
-import type { AgentAction, FormFacts, RiskTier } from "@sightline/shared/agent";
+import type { ActivityEntry, AgentAction, FormFacts, RiskTier } from "@sightline/shared/agent";
 
 export type ConnectionStatus = "off" | "connecting" | "connected" | "reconnecting" | "lost";
 
@@ -35,20 +35,12 @@ export interface PendingApproval {
   at: number;
 }
 
-export interface LogEntry {
-  at: string;
-  tab: number;
-  url: string;
-  op: string;
-  tier: RiskTier;
+/**
+ * One call in the activity log: the shared sightline-activity/1 entry (so `sightline replay`
+ * takes the panel's export), plus the card's line and how long the call took.
+ */
+export interface LogEntry extends ActivityEntry {
   summary: string;
-  /** The action as performed (a secret text replaced by a mask). */
-  action?: AgentAction;
-  /** auto: ran without asking (observe, or act on an allowed site). */
-  decision: "auto" | "approved" | "edited" | "rejected" | "cancelled";
-  by: "policy" | "person" | "agent";
-  outcome?: string;
-  error?: string;
   ms: number;
 }
 

@@ -3,10 +3,14 @@
 // and the activity log. Calls come from the bridge client; decisions come from the panel.
 import { browser, type Browser } from "wxt/browser";
 import {
+  ACTIVITY_FORMAT,
   AgentError,
   assessAction,
   isAgentError,
-  maskSecret,
+  loggableAction,
+  MASK,
+  type ActionOutcome,
+  type Decision,
   performAction,
   screenshotWithMarks,
   waitOnPage,
@@ -43,6 +47,12 @@ interface Waiting {
 
 type Sightline = { collect(o?: unknown): Promise<SnapshotRequest>; read(o?: unknown): Promise<{ title: string; description: string; content: string }> };
 type Overlay = { highlight(b: unknown, s?: unknown): boolean; scrollTo(b: unknown, s?: unknown): boolean };
+
+/** Observing calls run without asking. */
+const OBSERVED: Decision = { tier: "observe", by: "policy", verdict: "approved" };
+
+/** Actions that need trusted input (the debugger); the others use the page agent or chrome.tabs. */
+const needsInput = (a: AgentAction) => a.kind === "click" || a.kind === "type" || a.kind === "press";
 
 const originOf = (url: string) => {
   try {
@@ -247,7 +257,7 @@ export class Supervisor {
       reply.ok(data);
     } catch (err) {
       const e = isAgentError(err) ? err : new AgentError("failed", explainTabError(err));
-      if (call.op !== "act") this.record({ tabId, op: call.op, tier: "observe", summary: call.op, decision: "auto", by: "policy", error: e.message, started });
+      if (call.op !== "act") this.record({ tabId, tool: call.op, summary: call.op, decision: OBSERVED, error: e.message, started });
       reply.fail(e.code, e.message, e.detail);
     }
   }
@@ -258,27 +268,31 @@ export class Supervisor {
       case "capture": {
         await ensureInjected(tabId);
         const req = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.collect(), []);
-        this.record({ tabId, op: "snapshot", tier: "observe", summary: `Read the elements of ${req.url}`, decision: "auto", by: "policy", started });
+        this.record({ tabId, tool: "snapshot", summary: `Read the elements of ${req.url}`, decision: OBSERVED, started });
         return req;
       }
       case "read": {
         await ensureInjected(tabId);
         const r = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.read({ format: "markdown" }), []);
         const url = await driver.url();
-        this.record({ tabId, op: "read", tier: "observe", summary: `Read the text of ${url}`, decision: "auto", by: "policy", started });
+        this.record({ tabId, tool: "read", summary: `Read the text of ${url}`, decision: OBSERVED, started });
         return { url, title: r.title, description: r.description, content: r.content } satisfies BridgeOps["read"]["result"];
       }
       case "screenshot": {
         const { marks } = call.args as BridgeOps["screenshot"]["args"];
         const png = await screenshotWithMarks(driver, marks);
-        this.record({ tabId, op: "screenshot", tier: "observe", summary: `Screenshot with ${marks.length} marks`, decision: "auto", by: "policy", started });
+        this.record({ tabId, tool: "screenshot", summary: `Screenshot with ${marks.length} marks`, decision: OBSERVED, started });
         return { png } satisfies BridgeOps["screenshot"]["result"];
       }
       case "wait": {
         const args = call.args as BridgeOps["wait"]["args"];
         const found = await waitOnPage(driver, { text: args.text, timeoutMs: Math.min(args.timeoutMs, 60_000) });
-        this.record({ tabId, op: "wait", tier: "observe", summary: args.text ? `Wait for "${args.text}"` : "Wait until the page is quiet", decision: "auto", by: "policy", outcome: found ? "found" : "timeout", started });
+        this.record({ tabId, tool: "wait", summary: args.text ? `Wait for "${args.text}"` : "Wait until the page is quiet", decision: OBSERVED, ...(found ? {} : { error: "not found in time" }), started });
         return { found } satisfies BridgeOps["wait"]["result"];
+      }
+      case "hidden_text": {
+        const texts = await driver.call("hiddenText", {});
+        return { texts } satisfies BridgeOps["hidden_text"]["result"];
       }
       case "act": {
         const { action, target } = call.args as BridgeOps["act"]["args"];
@@ -297,7 +311,8 @@ export class Supervisor {
     if (this.takenOver.has(tabId)) {
       this.takenOver.delete(tabId);
       if (id !== null || action.kind === "press") {
-        throw new AgentError("stale", "the person took over this tab and may have changed it: take a new snapshot before acting", { takenOver: true });
+        // Not "stale" (one element gone): the whole picture is old, so a new snapshot it is.
+        throw new AgentError("no_snapshot", "the person took over this tab and may have changed it: take a new snapshot before acting", { takenOver: true });
       }
     }
     const facts = id !== null ? await driver.call("describe", { id }) : null;
@@ -305,39 +320,43 @@ export class Supervisor {
     const risk = assessAction(action, { pageUrl, target, facts });
     const origin = originOf(pageUrl);
     const ask = risk.tier === "sensitive" || (risk.tier === "act" && !this.allowedSites.has(origin));
-    let decision: LogEntry["decision"] = "auto";
+    let decision: Decision = { tier: risk.tier, by: "policy", verdict: "approved" };
     let performed = action;
+    const base = { tabId, tool: action.kind, pageUrl, target, started };
     if (ask) {
       const got = await this.askPerson(callId, tabId, origin, action, risk, facts?.form ?? null, reply);
       if (!got.approve) {
-        this.record({ tabId, op: action.kind, tier: risk.tier, summary: risk.summary, action: this.loggable(action, risk), decision: got.cancelled ? "cancelled" : "rejected", by: got.cancelled ? "agent" : "person", error: "rejected by the person", started });
-        throw new AgentError("rejected", got.cancelled ? "the call was cancelled while waiting for the person" : "rejected by the person");
+        const error = got.cancelled ? "the call was cancelled while waiting for the person" : "rejected by the person";
+        this.record({ ...base, summary: risk.summary, action: this.loggable(action, target, risk), decision: { tier: risk.tier, by: got.cancelled ? "policy" : "person", verdict: "rejected" }, error });
+        throw new AgentError("rejected", error);
       }
-      decision = "approved";
+      decision = { tier: risk.tier, by: "person", verdict: "approved" };
       if (got.text !== undefined && action.kind === "type" && got.text !== action.text) {
         performed = { ...action, text: got.text };
-        decision = "edited";
+        decision = { ...decision, verdict: "edited" };
       }
     }
+    const summary = performed === action ? risk.summary : assessAction(performed, { pageUrl, target, facts }).summary;
     try {
-      // Acting needs trusted input: the debugger, attached to this shared tab on first use.
-      if (risk.tier !== "observe" || action.kind === "scroll") await cdp.attach(tabId).catch((err: unknown) => {
-        throw new AgentError("failed", `Sightline could not attach the browser's debugger to this tab (needed for trusted clicks and typing): ${String(err)}`);
-      });
+      // Trusted input needs the debugger, attached to this shared tab on first use.
+      if (needsInput(performed)) {
+        await cdp.attach(tabId).catch((err: unknown) => {
+          throw new AgentError("failed", `Sightline could not attach the browser's debugger to this tab (needed for trusted clicks and typing): ${String(err)}`);
+        });
+      }
       const result = await performAction(driver, performed);
-      this.record({ tabId, op: action.kind, tier: risk.tier, summary: decision === "edited" ? assessAction(performed, { pageUrl, target, facts }).summary : risk.summary, action: this.loggable(performed, risk), decision, by: decision === "auto" ? "policy" : "person", outcome: result.outcome, started });
-      this.broadcast();
-      return result;
+      this.record({ ...base, summary, action: this.loggable(performed, target, risk), decision, outcome: result.outcome, urlAfter: result.url });
+      return { ...result, decision };
     } catch (err) {
       const msg = isAgentError(err) ? err.message : explainTabError(err);
-      this.record({ tabId, op: action.kind, tier: risk.tier, summary: risk.summary, action: this.loggable(performed, risk), decision, by: decision === "auto" ? "policy" : "person", error: msg, started });
+      this.record({ ...base, summary, action: this.loggable(performed, target, risk), decision, error: msg });
       throw err;
     }
   }
 
-  /** A secret text never reaches the log. */
-  private loggable(action: AgentAction, risk: RiskAssessment): AgentAction {
-    return action.kind === "type" && risk.secret ? { ...action, text: maskSecret(action.text) } : action;
+  /** A secret text never reaches the log (the page's facts or the agent's picture say secret). */
+  private loggable(action: AgentAction, target: ActionTarget | null, risk: RiskAssessment): AgentAction {
+    return action.kind === "type" && risk.secret ? { ...action, text: MASK } : loggableAction(action, target);
   }
 
   private askPerson(
@@ -356,11 +375,11 @@ export class Supervisor {
       tier: risk.tier,
       summary: risk.summary,
       reasons: risk.reasons,
-      action: this.loggable(action, risk),
+      action: this.loggable(action, null, risk),
       targetId: "id" in action && action.id !== undefined ? action.id : null,
       form,
       secret: risk.secret,
-      attachesDebugger: !cdp.isAttached(tabId),
+      attachesDebugger: needsInput(action) && !cdp.isAttached(tabId),
       at: Date.now(),
     };
     const message = `waiting for the person's approval in the Sightline side panel: ${risk.summary}`;
@@ -402,28 +421,39 @@ export class Supervisor {
     }
   }
 
-  private record(e: { tabId: number; op: string; tier: LogEntry["tier"]; summary: string; action?: AgentAction; decision: LogEntry["decision"]; by: LogEntry["by"]; outcome?: string; error?: string; started: number }): void {
-    void browser.tabs
-      .get(e.tabId)
-      .then((t: Browser.tabs.Tab) => t.url ?? "", () => "")
-      .then((url) => {
-        this.log.push({
-          at: new Date().toISOString(),
-          tab: e.tabId,
-          url,
-          op: e.op,
-          tier: e.tier,
-          summary: e.summary,
-          ...(e.action ? { action: e.action } : {}),
-          decision: e.decision,
-          by: e.by,
-          ...(e.outcome ? { outcome: e.outcome } : {}),
-          ...(e.error ? { error: e.error } : {}),
-          ms: Date.now() - e.started,
-        });
-        if (this.log.length > MAX_LOG) this.log.splice(0, this.log.length - MAX_LOG);
-        this.persist();
-        this.broadcast();
-      });
+  private record(e: {
+    tabId: number;
+    tool: string;
+    summary: string;
+    decision: Decision;
+    started: number;
+    pageUrl?: string;
+    action?: AgentAction;
+    target?: ActionTarget | null;
+    outcome?: ActionOutcome;
+    urlAfter?: string;
+    error?: string;
+  }): void {
+    const urlNow = e.pageUrl !== undefined ? Promise.resolve(e.pageUrl) : browser.tabs.get(e.tabId).then((t: Browser.tabs.Tab) => t.url ?? "", () => "");
+    void urlNow.then((url) => {
+      const entry: LogEntry = {
+        format: ACTIVITY_FORMAT,
+        at: new Date().toISOString(),
+        tab: String(e.tabId),
+        tool: e.tool,
+        url,
+        ...(e.action ? { action: e.action } : {}),
+        ...(e.target ? { target: e.target } : {}),
+        decision: e.decision,
+        ...(e.error ? { outcome: "error" as const, error: e.error } : e.outcome ? { outcome: e.outcome } : {}),
+        ...(e.urlAfter ? { url_after: e.urlAfter } : {}),
+        summary: e.summary,
+        ms: Date.now() - e.started,
+      };
+      this.log.push(entry);
+      if (this.log.length > MAX_LOG) this.log.splice(0, this.log.length - MAX_LOG);
+      this.persist();
+      this.broadcast();
+    });
   }
 }

@@ -2,6 +2,7 @@
 // Reject / Edit, keyboard shortcuts), Pause / Take over / Hand back, sites where act runs, and
 // the activity log with its JSON Lines export. The background owns the state; this renders it.
 import { browser } from "wxt/browser";
+import { toJsonLines } from "@sightline/shared/agent";
 import { AGENT_STATE_TAG, type AgentState, type AgentStateEnvelope, type PendingApproval } from "../agent/state.js";
 import { ask } from "./bridge.js";
 import { $, download, h } from "./dom.js";
@@ -148,18 +149,21 @@ function renderApprovals(s: AgentState): void {
 
 function renderLog(s: AgentState): void {
   const list = $("#activity-log");
-  const rows = s.log.slice(-50).reverse().map((e) =>
-    h(
+  const rows = s.log.slice(-50).reverse().map((e) => {
+    const d = e.decision;
+    const tier = d?.tier ?? "observe";
+    const how = !d || (d.by === "policy" && d.verdict === "approved") ? "ran" : `${d.verdict} by ${d.by === "person" ? "you" : "Sightline"}`;
+    return h(
       "li",
-      { class: `log ${e.tier} ${e.error ? "failed" : ""}`, "data-op": e.op, "data-decision": e.decision },
+      { class: `log ${tier} ${e.error ? "failed" : ""}`, "data-tool": e.tool, "data-decision": d?.verdict ?? "", "data-by": d?.by ?? "" },
       h("span", { class: "log-time muted" }, new Date(e.at).toLocaleTimeString()),
       " ",
-      h("span", { class: `tier ${e.tier}` }, e.tier),
+      h("span", { class: `tier ${tier}` }, tier),
       " ",
       e.summary,
-      h("span", { class: "muted" }, ` · ${e.decision}${e.decision === "auto" ? "" : ` by ${e.by}`}${e.outcome ? ` · ${e.outcome}` : ""}${e.error ? ` · ${e.error}` : ""}`),
-    ),
-  );
+      h("span", { class: "muted" }, ` · ${how}${e.outcome && e.outcome !== "error" ? ` · ${e.outcome}` : ""}${e.error ? ` · ${e.error}` : ""}`),
+    );
+  });
   list.replaceChildren(...rows);
   $("#log-empty").hidden = s.log.length > 0;
   ($("#export-log") as HTMLButtonElement).disabled = s.log.length === 0;
@@ -175,9 +179,9 @@ export function render(s: AgentState): void {
   renderLog(s);
 }
 
-/** The log as JSON Lines: one call per line, secrets already masked by the background. */
+/** The log as sightline-activity/1 JSON Lines (`sightline replay` takes it); secrets are masked. */
 export function logJsonl(s: AgentState): string {
-  return s.log.map((e) => JSON.stringify(e)).join("\n") + (s.log.length ? "\n" : "");
+  return toJsonLines(s.log);
 }
 
 export function refreshAgent(): void {

@@ -32,6 +32,10 @@ export class BridgeBackend implements AgentBackend {
     return this.hub.call(this.accountId, this.sessionId, tab, "act", { action, target }, hooks);
   }
 
+  async hiddenText(tab: string): Promise<string[]> {
+    return (await this.hub.call(this.accountId, this.sessionId, tab, "hidden_text", {})).texts;
+  }
+
   async wait(tab: string, opts: { text?: string; timeoutMs: number }): Promise<boolean> {
     const args = opts.text === undefined ? { timeoutMs: opts.timeoutMs } : { text: opts.text, timeoutMs: opts.timeoutMs };
     return (await this.hub.call(this.accountId, this.sessionId, tab, "wait", args)).found;

@@ -2,11 +2,11 @@
 // home for the tiers (issue 17): observe never asks, act asks unless the person let act run on
 // the site, sensitive always asks. Isomorphic: the extension's approval card and anything that
 // replays or audits a log use the same rules.
-import type { AgentAction } from "./actions.js";
+import type { AgentAction, Tier } from "./actions.js";
 import type { ActionTarget } from "./backend.js";
 import type { TargetFacts } from "./page-calls.js";
 
-export type RiskTier = "observe" | "act" | "sensitive";
+export type RiskTier = Tier;
 
 export interface RiskContext {
   /** The page the action starts on. */

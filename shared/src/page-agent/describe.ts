@@ -16,7 +16,13 @@ function labelOf(el: Element): string {
   const aria = clean(el.getAttribute("aria-label"));
   if (aria) return aria;
   const labels = (el as HTMLInputElement).labels;
-  if (labels?.length) return clean(labels[0].textContent);
+  if (labels?.length) {
+    // A label wrapping its control: its own words, not the control's options or value.
+    const copy = labels[0].cloneNode(true) as HTMLElement;
+    copy.querySelectorAll("select, input, textarea, button").forEach((n) => n.remove());
+    const own = clean(copy.textContent);
+    if (own) return own;
+  }
   return clean((el as HTMLInputElement).placeholder) || clean(el.getAttribute("name")) || clean(el.id);
 }
 
