@@ -7,7 +7,6 @@ import type { refineSnapshot } from "@sightline/shared/refine";
 import type { Bridge } from "./bridge/index.js";
 import type { ServerConfig } from "./config.js";
 import type { Account, Ledger } from "./ledger/index.js";
-import type { ApiChain } from "./middleware/api.js";
 import type { SnapshotEngine } from "./snapshot/index.js";
 
 /** Which error body an endpoint renders (contract 7.1 vs 7.2; see errorBody). */
@@ -27,6 +26,9 @@ export interface AppState {
 export type AppContext = ParameterizedContext<AppState>;
 export type AppMiddleware = Middleware<AppState>;
 export type AppRouter = Router<AppState>;
+
+/** Builds the middleware in front of an authenticated endpoint (middleware/api.ts). */
+export type ApiChain = (style: ErrorStyle, body?: "json" | "raw" | "none") => AppMiddleware[];
 
 /** What routes and middleware need; built once by createApp. */
 export interface AppDeps {

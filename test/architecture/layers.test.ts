@@ -82,6 +82,64 @@ function checkFile(rel: string, source: string): string[] {
   return problems;
 }
 
+/** The module a relative import names, among the files scanned (.js → .ts, folder → index). */
+function resolveImport(from: string, spec: string, known: Set<string>): string | undefined {
+  const t = resolve(dirname(from), spec);
+  return [t, t.replace(/\.js$/, ".ts"), t.replace(/\.mjs$/, ".mts"), `${t}.ts`, join(t, "index.ts")].find((c) => known.has(c));
+}
+
+/**
+ * Import cycles among the project's modules (type-only imports count: a cycle of types still
+ * ties two modules' meanings together), each as "a ↔ b ↔ …", by Tarjan's strongly connected
+ * components over relative imports.
+ */
+export function importCycles(sources: Map<string, string>): string[] {
+  const known = new Set(sources.keys());
+  const graph = new Map<string, string[]>();
+  for (const [file, source] of sources) {
+    const deps = ts.preProcessFile(source, true, true).importedFiles
+      .filter((i) => i.fileName.startsWith("."))
+      .map((i) => resolveImport(file, i.fileName, known))
+      .filter((d): d is string => d !== undefined);
+    graph.set(file, deps);
+  }
+  let next = 0;
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[] = [];
+  const visit = (v: string) => {
+    index.set(v, next);
+    low.set(v, next++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1) cycles.push(scc.map((f) => relative(root, f)).sort().join(" ↔ "));
+    }
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+function projectSources(): Map<string, string> {
+  const files = ["shared/src", "server/src", "extension/src", "extension/entrypoints", "bench"].flatMap((d) => walk(join(root, d)));
+  return new Map(files.map((f) => [f, readFileSync(f, "utf8")]));
+}
+
 function tsc(project: string): string {
   const cfg = join(root, project);
   const conf = JSON.parse(readFileSync(cfg, "utf8").replace(/^\s*\/\/.*$/gm, "")) as { include: string[] };
@@ -104,6 +162,10 @@ describe("architecture: layer rules", () => {
     expect(violations()).toEqual([]);
   });
 
+  it("no module imports itself through others (no import cycles)", () => {
+    expect(importCycles(projectSources())).toEqual([]);
+  });
+
   it("isomorphic code typechecks without DOM or Node types", () => {
     expect(tsc("shared/tsconfig.isomorphic.json")).toBe("");
   }, 240_000);
@@ -111,6 +173,20 @@ describe("architecture: layer rules", () => {
   it("browser code typechecks without Node types", () => {
     expect(tsc("shared/tsconfig.browser.json")).toBe("");
   }, 240_000);
+
+  it("finds the cycles it is meant to find", () => {
+    const a = join(root, "shared/src/x/a.ts");
+    const b = join(root, "shared/src/x/b.ts");
+    const c = join(root, "shared/src/x/c.ts");
+    const sources = new Map([
+      [a, `import type { B } from "./b.js";`],
+      [b, `export { c } from "./c.js";`],
+      [c, `const a = await import("./a.js");`],
+    ]);
+    expect(importCycles(sources)).toEqual(["shared/src/x/a.ts ↔ shared/src/x/b.ts ↔ shared/src/x/c.ts"]);
+    sources.set(c, "export const c = 1;");
+    expect(importCycles(sources)).toEqual([]);
+  });
 
   it("catches the violations it is meant to catch", () => {
     const collector = `import { readFileSync } from "node:fs";\nimport { x } from "../../../server/src/app.js";\nimport "lodash";`;

@@ -2,11 +2,17 @@
 // that shared the tab. The extension does the page work (and asks the person before acting).
 import type { ActionResult, ActionTarget, AgentAction, AgentBackend, AgentTab, CallHooks, MarkBox, ReadPage } from "@sightline/shared/agent";
 import type { SnapshotRequest } from "@sightline/shared/contract";
-import type { BridgeHub } from "./hub.js";
+import type { BridgeOp, BridgeOps } from "@sightline/shared/bridge";
+
+/** What the backend needs of the hub (hub.ts implements it; declared here so the two modules do not import each other). */
+export interface BridgeCalls {
+  tabs(accountId: string): AgentTab[];
+  call<K extends BridgeOp>(accountId: string, sessionId: string, handle: string, op: K, args: BridgeOps[K]["args"], hooks?: CallHooks): Promise<BridgeOps[K]["result"]>;
+}
 
 export class BridgeBackend implements AgentBackend {
   constructor(
-    private readonly hub: BridgeHub,
+    private readonly hub: BridgeCalls,
     private readonly accountId: string,
     private readonly sessionId: string,
   ) {}

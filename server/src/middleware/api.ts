@@ -5,14 +5,13 @@
 // The body is parsed JSON on ctx.request.body, or (body "raw") the bytes on
 // ctx.state.bodyBytes for routes that parse it elsewhere (/v1/snapshot's workers), or not read
 // at all (body "none": GET and DELETE /mcp).
-import type { AppMiddleware, ErrorStyle } from "../context.js";
+import type { ApiChain, AppMiddleware } from "../context.js";
 import type { Ledger } from "../ledger/index.js";
 import { authenticate } from "./auth.js";
 import { rateLimit } from "./rate-limit.js";
 import { jsonBody } from "./json-body.js";
 import { rawBody } from "./raw-body.js";
 
-export type ApiChain = (style: ErrorStyle, body?: "json" | "raw" | "none") => AppMiddleware[];
 
 export function createApiChain(opts: { ledger: Ledger; rateLimitPerMinute: number; bodyLimitBytes: number }): ApiChain {
   // One limiter and one parser for all endpoints: a key's budget is shared across them.

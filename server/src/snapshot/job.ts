@@ -5,7 +5,9 @@ import { ContractError, validateSnapshotRequest, type ErrorCode } from "@sightli
 import type { Reranker } from "@sightline/shared/rank";
 import type { refineSnapshot } from "@sightline/shared/refine";
 import { parseJsonText } from "../http/json.js";
-import { snapshotParts, type SnapshotParts } from "./render.js";
+import { snapshotParts, type JobTiming, type SnapshotParts } from "./render.js";
+
+export type { JobTiming };
 
 export interface SnapshotJob {
   /** The request body, unparsed: UTF-8 bytes (moved, not copied, to a worker) or text. */
@@ -30,16 +32,6 @@ export interface ContractErrorData {
 }
 
 /** Where a job's time went, in ms (reported to callers as Server-Timing; see routes/snapshot.ts). */
-export interface JobTiming {
-  /** UTF-8 decoding and JSON.parse of the body. */
-  parse: number;
-  validate: number;
-  refine: number;
-  /** JSON.stringify of the response's parts. */
-  render: number;
-  /** Spent in the caller's onValid (inline: the credit charge itself; on a worker: a message). */
-  onValid: number;
-}
 
 export type SnapshotOutcome =
   | ({ ok: true; timing: JobTiming } & SnapshotParts)

@@ -3,7 +3,18 @@
 // the main thread knows only after charging (timestamp, credits_remaining). Joining strings
 // saves cloning the refined elements between threads and stringifying them twice.
 import { SNAPSHOT_CREDITS, type RefineResult, type SnapshotRequest, type SnapshotResponse } from "@sightline/shared/contract";
-import type { JobTiming } from "./job.js";
+
+/** Where a snapshot job spent its time (ms), for Server-Timing. */
+export interface JobTiming {
+  /** UTF-8 decoding and JSON.parse of the body. */
+  parse: number;
+  validate: number;
+  refine: number;
+  /** JSON.stringify of the response's parts. */
+  render: number;
+  /** Spent in the caller's onValid (inline: the credit charge itself; on a worker: a message). */
+  onValid: number;
+}
 
 /** JSON fragments of a success body (each valid JSON text, `rest` without its braces). */
 export interface SnapshotParts {

@@ -7,7 +7,7 @@ import { fileURLToPath } from "node:url";
 import { SNAPSHOT_DEFAULT_CAP, type SnapshotRequest } from "../contract/index.js";
 import { refineSnapshot } from "../refine/index.js";
 import { createLinearReranker, type LinearModel, type Reranker } from "../rank/index.js";
-import type { PageSnapshot } from "./snapshot.js";
+import type { PageSnapshot } from "./types.js";
 
 /** The committed model: shared/src/rank/model.json (from src/playwright or dist/playwright alike). */
 export function defaultModelPath(): string {

@@ -6,8 +6,10 @@ import type { Sightline } from "../client/index.js";
 import type { Reranker } from "../rank/index.js";
 import { injectCollector } from "./bundle.js";
 import { clientFromEnv } from "./env.js";
+import type { PageSnapshot, SnapshotMode } from "./types.js";
 
-export type SnapshotMode = "api" | "local";
+export type { PageSnapshot, SnapshotMode };
+
 
 /** What the collector's collectJSON accepts (see shared/src/collector/types.ts). */
 export interface CollectorOptions {
@@ -40,15 +42,6 @@ export interface PageSnapshotOptions {
   bundlePath?: string;
 }
 
-/**
- * A snapshot response plus the request that produced it. In local mode nothing is charged:
- * `credits_used` is 0 and `credits_remaining` is null.
- */
-export type PageSnapshot = Omit<SnapshotResponse, "credits_remaining"> & {
-  credits_remaining: number | null;
-  mode: SnapshotMode;
-  request: SnapshotRequest;
-};
 
 /** Runs the collector in the page and returns the /v1/snapshot request body it built. */
 export async function collectPage(page: Page, opts: { collector?: CollectorOptions; bundlePath?: string } = {}): Promise<SnapshotRequest> {
