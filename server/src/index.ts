@@ -15,7 +15,7 @@ import type { Reranker } from "@sightline/shared/rank";
 
 export { createApp, type AppParts, type CreatedApp } from "./app.js";
 export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig, type LogLevel } from "./config.js";
-export { Ledger, FileLedger, PgLedger, openLedger, ledgerFile, type Account, type Reservation } from "./ledger/index.js";
+export { Ledger, FileLedger, PgLedger, openLedger, ledgerFile, withChargeScope, type Account, type Reservation } from "./ledger/index.js";
 export { createLogger } from "./logger.js";
 export { BridgeHub, type BridgeSocket, type HubOptions } from "./bridge/hub.js";
 export { BridgeBackend } from "./bridge/backend.js";

@@ -17,11 +17,15 @@ import { withFileLock } from "./file-lock.js";
 /** How long a key's answer is kept. */
 export const IDEMPOTENCY_TTL_MS = 24 * 3600_000;
 
-/** An answer as stored: enough to send it again byte for byte. */
+/** An answer as stored: enough to send it again byte for byte (or raise the same error). */
 export interface StoredAnswer {
   status: number;
   headers: Record<string, string>;
+  /** The body (base64 when `base64`); empty for an error. */
   body: string;
+  base64?: boolean;
+  /** The contract error the request ended with (rendered again on replay). */
+  error?: { code: string; short: string; message: string; retryAfterSeconds?: number };
 }
 
 export type Claim =
