@@ -144,6 +144,20 @@ export class BrowserPool {
     return null;
   }
 
+  /**
+   * Whether a browser can render now: connected, or launched (connected) within `timeoutMs`.
+   * For /ready: a load balancer sends no traffic to an instance without a browser.
+   */
+  async reachable(timeoutMs = 5000): Promise<boolean> {
+    if (this.closed) return false;
+    if (this.browser?.isConnected()) return true;
+    const up = this.getBrowser().then(
+      (b) => b.isConnected(),
+      () => false,
+    );
+    return within(up, timeoutMs, false);
+  }
+
   /** The browser's version string (launches it if needed). */
   async version(): Promise<string> {
     return (await this.getBrowser()).version();

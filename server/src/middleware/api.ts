@@ -19,7 +19,7 @@ export type ApiChain = (style: ErrorStyle, body?: "json" | "raw" | "none") => Ap
 export function createApiChain(opts: { ledger: Ledger; rateLimitPerMinute: number; bodyLimitBytes: number }): ApiChain {
   // One limiter and one parser for all endpoints: a key's budget is shared across them.
   const auth = authenticate(opts);
-  const limit = rateLimit(opts.rateLimitPerMinute);
+  const limit = rateLimit(opts.rateLimitPerMinute, opts.ledger.database);
   const json = jsonBody(opts.bodyLimitBytes);
   const raw = rawBody(opts.bodyLimitBytes);
   const idem = idempotency({ ledger: opts.ledger });
