@@ -25,6 +25,8 @@ export function createObserveRuntime(deps: AppDeps): ObserveRuntime {
     concurrency: cfg.concurrency,
     queueLimit: cfg.queueLimit,
     spares: cfg.spares,
+    endpoints: cfg.browserEndpoints,
+    proxyHost: cfg.proxyHost,
     log: (level, msg, fields) => deps.logger[level](fields ?? {}, msg),
   });
   const policy = parseAllowList(cfg.allowPrivateHosts);
