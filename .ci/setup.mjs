@@ -4,10 +4,10 @@
 // headless rendering and browser tests) and builds the packages. Each step is skipped when
 // already done, so running it before every command costs well under a second.
 //
-//   node .ci/setup.mjs [--build] [--browser] [--extension] [--quiet]
+//   node .ci/setup.mjs [--build] [--browser] [--extension] [--postgres] [--quiet]
 import { execSync, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -66,6 +66,29 @@ if (args.has("--browser")) {
         `[setup] Chromium not found at ${chromium}. Install it (Debian: sudo apt-get install chromium) or set CHROMIUM_PATH.\n`,
       );
       process.exit(1);
+    }
+  }
+}
+
+// 3b. PostgreSQL server binaries from Debian, for the tests of the PostgreSQL ledger and of
+// several instances (test/support/postgres.ts starts a throwaway server from them). No cluster
+// is created or started here: the tests run their own, in temp dirs. If it cannot be
+// installed, setup goes on and those tests are skipped with a loud message.
+if (args.has("--postgres")) {
+  const hasPg = () =>
+    existsSync("/usr/lib/postgresql") && readdirSync("/usr/lib/postgresql").some((v) => existsSync(join("/usr/lib/postgresql", v, "bin", "postgres")));
+  if (!hasPg()) {
+    if (process.getuid?.() === 0 && has("apt-get")) {
+      const apt = "DEBIAN_FRONTEND=noninteractive apt-get install -y -qq";
+      const cmd =
+        `apt-get update -qq && ${apt} postgresql-common && ` +
+        // Debian would create and start a "main" cluster on port 5432: not wanted here.
+        `sed -i 's/^#\\?\\s*create_main_cluster.*/create_main_cluster = false/' /etc/postgresql-common/createcluster.conf && ${apt} postgresql`;
+      log(cmd);
+      const res = spawnSync(cmd, { shell: true, stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit", cwd: root });
+      if (res.status !== 0 || !hasPg()) process.stderr.write("[setup] PostgreSQL could not be installed: its tests will be SKIPPED\n");
+    } else {
+      process.stderr.write("[setup] PostgreSQL not found (Debian: sudo apt-get install postgresql): its tests will be SKIPPED\n");
     }
   }
 }

@@ -33,6 +33,10 @@ export interface ServerConfig {
   refineWorkers: number;
   /** Load the learned reranker for goal ranking (SIGHTLINE_ML_RERANK=1); see ranking.ts. */
   mlRerank: boolean;
+  /** PostgreSQL for the ledger and the state instances share (SIGHTLINE_DATABASE_URL); null: the lowdb file. */
+  databaseUrl: string | null;
+  /** Database connections per instance at most (SIGHTLINE_DATABASE_POOL). */
+  databasePoolSize: number;
   /** /v1/observe: browser pool, render timeout, egress policy, screenshot links (observe/config.ts). */
   observe: ObserveConfig;
 }
@@ -51,6 +55,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   // One per core (at most 4): the main thread only does I/O, auth and the ledger.
   refineWorkers: Math.min(4, availableParallelism()),
   mlRerank: false,
+  databaseUrl: null,
+  databasePoolSize: 10,
   observe: DEFAULT_OBSERVE_CONFIG,
 };
 
@@ -87,6 +93,13 @@ function bool(env: Record<string, string | undefined>, name: string, fallback: b
   throw new ConfigError(`${name} must be 1/0 or true/false, got ${JSON.stringify(env[name])}`);
 }
 
+function databaseUrl(raw: string | undefined): string | null {
+  const url = raw?.trim();
+  if (!url) return null;
+  if (!/^postgres(ql)?:\/\//i.test(url)) throw new ConfigError("SIGHTLINE_DATABASE_URL must be a postgres:// (or postgresql://) URL");
+  return url;
+}
+
 /**
  * Reads the configuration from `env` (normally process.env); `overrides` win over both env
  * and defaults. Throws ConfigError naming the variable when a value is malformed.
@@ -112,6 +125,8 @@ export function loadConfig(
     devKeyCredits: int(env, "SIGHTLINE_DEV_CREDITS", DEFAULT_CONFIG.devKeyCredits, 0),
     refineWorkers: int(env, "SIGHTLINE_REFINE_WORKERS", DEFAULT_CONFIG.refineWorkers, 0, 64),
     mlRerank: bool(env, "SIGHTLINE_ML_RERANK", DEFAULT_CONFIG.mlRerank),
+    databaseUrl: databaseUrl(env.SIGHTLINE_DATABASE_URL),
+    databasePoolSize: int(env, "SIGHTLINE_DATABASE_POOL", DEFAULT_CONFIG.databasePoolSize, 1, 1000),
     observe: readObserveConfig(env, (msg) => new ConfigError(msg)),
   };
   const config = { ...fromEnv, ...overrides };

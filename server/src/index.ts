@@ -3,7 +3,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, type AppParts } from "./app.js";
 import { loadConfig, type ServerConfig } from "./config.js";
-import { Ledger, ledgerFile } from "./ledger/index.js";
+import { openLedger, type Ledger } from "./ledger/index.js";
 import { createLogger } from "./logger.js";
 import { loadRankModel } from "./ranking.js";
 import { workerEngine } from "./snapshot/index.js";
@@ -15,7 +15,7 @@ import type { Reranker } from "@sightline/shared/rank";
 
 export { createApp, type AppParts, type CreatedApp } from "./app.js";
 export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig, type LogLevel } from "./config.js";
-export { Ledger, ledgerFile, type Account, type Reservation } from "./ledger/index.js";
+export { Ledger, FileLedger, PgLedger, openLedger, ledgerFile, withChargeScope, type Account, type Reservation } from "./ledger/index.js";
 export { createLogger } from "./logger.js";
 export { BridgeHub, type BridgeSocket, type HubOptions } from "./bridge/hub.js";
 export { BridgeBackend } from "./bridge/backend.js";
@@ -53,7 +53,7 @@ export async function startServer(
 ): Promise<RunningServer> {
   const config = loadConfig(env, overrides);
   const logger = inject.logger ?? createLogger(config.logLevel);
-  const ledger = await Ledger.open(ledgerFile(config.dataDir));
+  const ledger = await openLedger(config);
   const rank = await loadRankModel(config, logger, env);
   const reranker = rank?.reranker ?? null;
   // An injected refine function (fault tests) can only run on the main thread.
@@ -99,7 +99,7 @@ export async function startServer(
       await closed;
       clearTimeout(force);
       await created.close();
-      await ledger.checkpoint(); // leaves one self-contained ledger.json
+      await ledger.close(); // lowdb: leaves one self-contained ledger.json
     })());
 
   return { origin: `http://${host}:${port}`, port, config, ledger, logger, reranker, bridge, close, warmUp: () => created.deps.snapshots.warm() };

@@ -69,6 +69,27 @@ function errorResponses(codes: ErrorCode[]): Record<string, Json> {
 
 const common: ErrorCode[] = ["bad_request", "unauthorized", "insufficient_credits", "forbidden", "payload_too_large", "rate_limited", "internal_error"];
 
+const IDEMPOTENCY_KEY = {
+  name: "Idempotency-Key",
+  in: "header",
+  required: false,
+  schema: { type: "string", minLength: 1, maxLength: 255 },
+  description:
+    "Makes a retry safe: the same key (per API key, kept 24 h) with the same request returns the first answer or its error, marked `Idempotent-Replayed: true`, and is charged once. Reused with a different request: 400.",
+} as const;
+
+const READY = {
+  type: "object",
+  properties: {
+    status: { enum: ["ready", "not_ready"] },
+    ledger: { enum: ["file", "postgres"] },
+    database: { type: "string" },
+    browser: { type: "string" },
+    version: { type: "string" },
+  },
+  required: ["status", "database", "browser"],
+} as const;
+
 export function buildOpenApi(version: string): Json {
   return {
     openapi: "3.1.0",
@@ -86,6 +107,7 @@ export function buildOpenApi(version: string): Json {
           operationId: "snapshot",
           summary: "Refine raw element geometry into a ranked, compact element list (1 credit)",
           description: `\`options.limit\` defaults to ${SNAPSHOT_DEFAULT_LIMIT} and is capped server-side (SIGHTLINE_SNAPSHOT_CAP, default 100). On errors, \`error\` is the full message.`,
+          parameters: [IDEMPOTENCY_KEY],
           requestBody: { required: true, content: json(ref("SnapshotRequest")) },
           responses: { "200": { description: "Refined elements", content: json(ref("SnapshotResponse")) }, ...errorResponses(common) },
         },
@@ -95,6 +117,7 @@ export function buildOpenApi(version: string): Json {
           operationId: "observe",
           summary: "Legacy: render a URL and return Markdown, an element map or a screenshot (1–10 credits)",
           description: "On errors, `error` is the short name (spec 7.1) and `message` explains.",
+          parameters: [IDEMPOTENCY_KEY],
           requestBody: { required: true, content: json(ref("ObserveRequest")) },
           responses: {
             "200": { description: "Observation", content: json(ref("ObserveResponse")) },
@@ -130,6 +153,17 @@ export function buildOpenApi(version: string): Json {
               description: "Up",
               content: json({ type: "object", properties: { status: { const: "ok" }, version: { type: "string" }, uptime_s: { type: "number" } }, required: ["status"] }),
             },
+          },
+        },
+      },
+      "/ready": {
+        get: {
+          operationId: "ready",
+          summary: "Readiness for load balancers (no auth): the ledger's database answers and a browser is reachable",
+          security: [],
+          responses: {
+            "200": { description: "Ready", content: json(READY) },
+            "503": { description: "Not ready: `database` or `browser` says what is missing", content: json(READY) },
           },
         },
       },

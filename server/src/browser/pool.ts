@@ -1,10 +1,20 @@
 // One headless Chromium shared by all renders: launched on first use, relaunched after it dies,
 // a fresh context per render (closed in finally), bounded concurrency, a bounded waiting line,
 // a per-render time budget, and spare contexts made ahead of renders (spares.ts).
+//
+// Remote browsers (`endpoints`, SIGHTLINE_BROWSER_ENDPOINTS): instead of launching Chromium the
+// pool connects to Playwright browser servers (`npm run browser-server`, `playwright
+// launch-server` or a farm speaking the same protocol), one connection per endpoint, made on
+// first use. Each render goes to the endpoint with the fewest renders running (connecting to it
+// if needed); an endpoint that cannot be reached is skipped for a few seconds. A connection that
+// drops fails the renders on it (BrowserCrashedError, so uncharged) and the next render
+// reconnects or goes to another endpoint. Everything else is the same as with a local browser:
+// timeouts, context cleanup, spares, and the egress proxy every context goes through (the
+// proxy runs here, beside the server; `proxyHost` is where remote browsers reach it).
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
-import { BrowserCrashedError, PoolClosedError, RenderTimeoutError } from "./errors.js";
+import { BrowserCrashedError, PoolBusyError, PoolClosedError, RenderTimeoutError } from "./errors.js";
 import { Slots } from "./slots.js";
 import { Holdings, settled, within } from "./holdings.js";
 import { SpareShelf, prepareContext, type ContextRecipe, type PreparedContext } from "./spares.js";
@@ -49,7 +59,26 @@ export interface PoolOptions {
   /** A spare not ready by then is dropped (default: twice closeTimeoutMs, at least 10 s). */
   sparePrepareTimeoutMs?: number;
   log?: (level: "info" | "warn", msg: string, fields?: Record<string, unknown>) => void;
+  /** Playwright browser-server WebSocket endpoints to connect to instead of launching Chromium. */
+  endpoints?: readonly string[];
+  /** Address the per-render egress proxies listen on and remote browsers reach them at
+   *  (default 127.0.0.1: browsers on this machine). */
+  proxyHost?: string;
 }
+
+/** A remote browser server and this pool's connection to it. */
+interface Remote {
+  endpoint: string;
+  browser: Browser | null;
+  connecting: Promise<Browser> | null;
+  /** Renders using (or about to use) this endpoint. */
+  running: number;
+  /** Not tried again before this (epoch ms) after a failed connect. */
+  downUntil: number;
+}
+
+/** How long an endpoint that refused a connection is left alone. */
+const ENDPOINT_RETRY_MS = 3000;
 
 export interface PoolStats {
   running: number;
@@ -78,6 +107,9 @@ export interface RenderBudget {
   refillAfter?: Promise<unknown>;
 }
 
+/** Playwright's words for a call cut off because its page, context or browser went away. */
+const TARGET_GONE = /has been closed|Target closed|Browser closed|Connection closed|browser has disconnected/i;
+
 /** Longest a render waits for a spare still being prepared (usually ~300 ms from done) before
  *  it drops it and makes its own context; a quarter of the budget at most. */
 const SPARE_WAIT_MS = 1000;
@@ -99,8 +131,11 @@ export class BrowserPool {
   private spareUses = 0;
   /** A switch Chromium ignores, so this pool's browser process can be found (tests, ops). */
   private readonly marker = `--sightline-pool=${randomUUID()}`;
+  /** Remote browser servers, when configured (then nothing is launched). */
+  private readonly remotes: Remote[];
 
   constructor(private readonly opts: PoolOptions) {
+    this.remotes = (opts.endpoints ?? []).map((endpoint) => ({ endpoint, browser: null, connecting: null, running: 0, downUntil: 0 }));
     this.slots = new Slots(Math.max(1, opts.concurrency), Math.max(0, opts.queueLimit));
     this.shelf = new SpareShelf({
       max: Math.max(0, opts.spares ?? 0),
@@ -111,15 +146,36 @@ export class BrowserPool {
     });
   }
 
+  /** Where the egress proxies of renders listen (remote browsers connect to them there). */
+  get proxyHost(): string {
+    return this.opts.proxyHost ?? "127.0.0.1";
+  }
+
+  /** Browsers connected now: the local one, or the remote connections. */
+  private liveBrowsers(): Browser[] {
+    const all = this.remotes.length > 0 ? this.remotes.map((r) => r.browser) : [this.browser];
+    return all.filter((b): b is Browser => !!b?.isConnected());
+  }
+
+  /** True for a browser this pool still uses (not replaced after a crash or a wedge). */
+  private current(browser: Browser): boolean {
+    return this.remotes.length > 0 ? this.remotes.some((r) => r.browser === browser) : this.browser === browser;
+  }
+
+  /** Remote endpoints and their state (ops, /ready, tests). */
+  endpointStats(): { endpoint: string; connected: boolean; running: number }[] {
+    return this.remotes.map((r) => ({ endpoint: r.endpoint, connected: !!r.browser?.isConnected(), running: r.running }));
+  }
+
   stats(): PoolStats {
-    const all = this.browser?.isConnected() ? this.browser.contexts() : [];
+    const all = this.liveBrowsers().flatMap((b) => b.contexts());
     const contexts = all.filter((c) => !this.shelf.owns(c));
     const spares = this.shelf.counts();
     return {
       running: this.slots.running,
       queued: this.slots.queued,
       launches: this.launches,
-      connected: !!this.browser?.isConnected(),
+      connected: this.liveBrowsers().length > 0,
       openContexts: contexts.length,
       openPages: contexts.reduce((n, c) => n + c.pages().length, 0),
       spareContexts: all.length - contexts.length,
@@ -144,9 +200,28 @@ export class BrowserPool {
     return null;
   }
 
+  /**
+   * Whether a browser can render now: connected, or launched (connected) within `timeoutMs`.
+   * For /ready: a load balancer sends no traffic to an instance without a browser.
+   */
+  async reachable(timeoutMs = 5000): Promise<boolean> {
+    if (this.closed) return false;
+    if (this.liveBrowsers().length > 0) return true;
+    const up = this.acquireBrowser().then(
+      ({ browser, done }) => {
+        done();
+        return browser.isConnected();
+      },
+      () => false,
+    );
+    return within(up, timeoutMs, false);
+  }
+
   /** The browser's version string (launches it if needed). */
   async version(): Promise<string> {
-    return (await this.getBrowser()).version();
+    const { browser, done } = await this.acquireBrowser();
+    done();
+    return browser.version();
   }
 
   /**
@@ -220,7 +295,7 @@ export class BrowserPool {
 
   /** Starts preparing a spare for the recipe's key on the current browser (not if it changed). */
   private refill<R>(recipe: ContextRecipe<R>, browser: Browser): void {
-    if (this.closed || this.browser !== browser || !browser.isConnected()) return;
+    if (this.closed || !this.current(browser) || !browser.isConnected()) return;
     this.shelf.fill(recipe, browser, this.baseOptions(browser), (c) => this.closeContext(c));
   }
 
@@ -248,7 +323,20 @@ export class BrowserPool {
     work: (opened: C, deadline: number) => Promise<T>,
   ): Promise<T> {
     // A (re)launch has its own timeout; the render budget starts once the browser is there.
-    const browser = await this.getBrowser();
+    const { browser, done } = await this.acquireBrowser();
+    try {
+      return await this.budgeted(browser, budget, open, work);
+    } finally {
+      done();
+    }
+  }
+
+  private async budgeted<C, T>(
+    browser: Browser,
+    budget: RenderBudget,
+    open: (browser: Browser, held: Holdings) => Promise<C>,
+    work: (opened: C, deadline: number) => Promise<T>,
+  ): Promise<T> {
     const deadline = Date.now() + budget.timeoutMs;
     const held = new Holdings();
     let timer: NodeJS.Timeout | undefined;
@@ -279,6 +367,11 @@ export class BrowserPool {
       return await Promise.race([job, stop]);
     } catch (err) {
       // A Playwright "Target closed" error after the browser died is a crash, not a page error.
+      // Over a remote connection the pending calls fail a moment before "disconnected" fires:
+      // give it that moment when the error says the target is gone.
+      if (!failure && browser.isConnected() && TARGET_GONE.test(err instanceof Error ? err.message : String(err))) {
+        await within(new Promise<void>((r) => browser.once("disconnected", () => r())), 500, undefined);
+      }
       if (!failure && !browser.isConnected()) throw new BrowserCrashedError();
       throw failure ?? err;
     } finally {
@@ -305,12 +398,79 @@ export class BrowserPool {
       false,
     );
     const b = context.browser();
-    if (!closed && b && b === this.browser) {
+    if (!closed && b && this.current(b)) {
       this.opts.log?.("warn", "browser context did not close in time; restarting the browser");
-      this.browser = null;
+      if (this.browser === b) this.browser = null;
+      for (const r of this.remotes) if (r.browser === b) r.browser = null; // reconnects on next use
       this.shelf.dropBrowser(b);
       await b.close().catch(() => {});
     }
+  }
+
+  /** A browser for one render; `done()` when the render is over (spreads remote renders). */
+  private async acquireBrowser(): Promise<{ browser: Browser; done: () => void }> {
+    if (this.remotes.length === 0) return { browser: await this.getBrowser(), done: () => undefined };
+    if (this.closed) throw new PoolClosedError();
+    const tried = new Set<Remote>();
+    let lastError: unknown = null;
+    for (;;) {
+      const now = Date.now();
+      // Fewest renders first; an endpoint that failed lately only when nothing else is left.
+      const pick = this.remotes
+        .filter((r) => !tried.has(r))
+        .sort((a, b) => Number(a.downUntil > now) - Number(b.downUntil > now) || a.running - b.running)[0];
+      if (!pick) {
+        const why = lastError instanceof Error ? lastError.message.split("\n")[0] : String(lastError);
+        throw new PoolBusyError(`no browser server could be reached (${why})`, Math.ceil(ENDPOINT_RETRY_MS / 1000));
+      }
+      tried.add(pick);
+      pick.running++;
+      let released = false;
+      const done = () => {
+        if (!released) pick.running--;
+        released = true;
+      };
+      try {
+        return { browser: await this.connectRemote(pick), done };
+      } catch (err) {
+        done();
+        if (err instanceof PoolClosedError) throw err;
+        lastError = err;
+      }
+    }
+  }
+
+  private connectRemote(r: Remote): Promise<Browser> {
+    if (r.browser?.isConnected()) return Promise.resolve(r.browser);
+    r.connecting ??= (async () => {
+      const started = Date.now();
+      try {
+        const browser = await chromium.connect(r.endpoint, { timeout: Math.min(this.opts.launchTimeoutMs ?? 30_000, 10_000) });
+        this.launches++;
+        browser.on("disconnected", () => {
+          if (r.browser === browser) r.browser = null;
+          this.shelf.dropBrowser(browser);
+          if (!this.closed) this.opts.log?.("warn", "browser server connection lost; the next render reconnects", { endpoint: r.endpoint });
+        });
+        if (this.closed) {
+          await browser.close().catch(() => {});
+          throw new PoolClosedError();
+        }
+        r.browser = browser;
+        r.downUntil = 0;
+        this.opts.log?.("info", "browser server connected", { endpoint: r.endpoint, ms: Date.now() - started, version: browser.version() });
+        return browser;
+      } catch (err) {
+        if (!(err instanceof PoolClosedError)) {
+          r.downUntil = Date.now() + ENDPOINT_RETRY_MS;
+          this.opts.log?.("warn", "browser server unreachable", { endpoint: r.endpoint, err: err instanceof Error ? err.message.split("\n")[0] : String(err) });
+        }
+        throw err;
+      } finally {
+        r.connecting = null;
+      }
+    })();
+    return r.connecting;
   }
 
   private async getBrowser(): Promise<Browser> {
@@ -361,6 +521,13 @@ export class BrowserPool {
     this.browser = null;
     if (launching) await launching.then((b) => b.close(), () => {}).catch(() => {});
     await browser?.close().catch(() => {});
+    // Remote: disconnect (the browser servers keep running for other instances).
+    for (const r of this.remotes) {
+      const b = r.browser;
+      r.browser = null;
+      if (r.connecting) await r.connecting.then((c) => c.close(), () => {}).catch(() => {});
+      await b?.close().catch(() => {});
+    }
     await within(spares, this.opts.closeTimeoutMs ?? 5000, undefined);
   }
 }

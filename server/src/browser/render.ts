@@ -86,7 +86,7 @@ export async function renderUrl<T>(
   const engine = ENGINES[req.engine];
   const scripts = req.javaScript !== false;
   return pool.withRecipe(
-    renderRecipe(req),
+    renderRecipe(req, pool.proxyHost),
     async ({ page, resources: proxy }, deadline) => {
       const navHosts = new Set<string>();
       page.on("request", (r) => {
@@ -130,17 +130,17 @@ function identity(o: object): number {
  * engine's routes, JavaScript on or off. Requests with the same engine, JavaScript setting and
  * the very same policy and lookup objects share the key, so they may use each other's spare.
  */
-function renderRecipe(req: RenderRequest): ContextRecipe<EgressProxy> {
+function renderRecipe(req: RenderRequest, proxyHost: string): ContextRecipe<EgressProxy> {
   const engine = ENGINES[req.engine];
   const scripts = req.javaScript !== false;
   const dns = req.lookup ? identity(req.lookup) : 0;
   return {
     key: `render|${engine.name}|js=${scripts}|policy=${identity(req.policy)}|lookup=${dns}`,
     open: async () => {
-      const proxy = await startEgressProxy(req.policy, { lookup: req.lookup });
+      const proxy = await startEgressProxy(req.policy, { lookup: req.lookup, host: proxyHost });
       // With JavaScript off, page.evaluate still runs (CDP), so the collector works; only the
       // page's own scripts (and timers) are stopped.
-      const options = contextOptions({ proxy: { server: proxy.server }, ...(scripts ? {} : { javaScriptEnabled: false }) });
+      const options = contextOptions({ proxy: { server: proxy.server, ...(proxy.credentials ?? {}) }, ...(scripts ? {} : { javaScriptEnabled: false }) });
       return { value: proxy, options, close: () => proxy.close() };
     },
     setup: (context) => applyEngine(context, engine),

@@ -21,6 +21,10 @@ export interface JournalEntry {
   credits: number;
   /** ISO time of the change (the account's updated_at). */
   at: string;
+  /** A keyed charge (ledger.ts `charges`): its key and credits, and whether this is its refund. */
+  key?: string;
+  n?: number;
+  refund?: boolean;
 }
 
 /** Where a read stopped: the next read of the same file continues from here. */

@@ -26,34 +26,31 @@ import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
 import { withFileLock } from "./file-lock.js";
 import { appendJournal, clearJournal, journalFile, journalStat, readJournal, type JournalCursor, type JournalEntry } from "./journal.js";
 import { generateKey, hashKey, keyHint, sameHash } from "./keys.js";
-
-export interface Account {
-  id: string;
-  /** sha256 of the API key, hex. The key itself is never stored. */
-  key_hash: string;
-  /** First characters of the key, to recognise it in listings. */
-  key_hint: string;
-  active: boolean;
-  credits: number;
-  label: string | null;
-  created_at: string;
-  updated_at: string;
-}
+import { nextChargeKey } from "./charge-scope.js";
+import { FileIdempotencyStore, IDEMPOTENCY_TTL_MS, type IdempotencyStore } from "./idempotency.js";
+import type { Account, Ledger, NewAccount, Reservation } from "./types.js";
 
 export interface LedgerData {
   version: 1;
   /** Incremented by every write; a view never goes back to an older revision. */
   rev: number;
   accounts: Account[];
+  /** Charges made under an Idempotency-Key (charge-scope.ts), by charge key: applied once.
+   *  Kept a day past the key's life, then dropped at a checkpoint. */
+  charges?: Record<string, KeyedCharge>;
 }
 
-/** Credits taken for one request: `commit()` keeps the charge, `release()` refunds it. */
-export interface Reservation {
-  /** Balance right after the credits were taken. */
-  readonly remaining: number;
-  commit(): void;
-  release(): Promise<void>;
+export interface KeyedCharge {
+  account: string;
+  credits: number;
+  at: string;
+  refunded: boolean;
 }
+
+/** Only charges of idempotent requests are recorded by key (the others' keys are random and
+ *  never come back; recording them would grow the checkpoint by every request). */
+const recorded = (key: string) => key.startsWith("idem:");
+const KEYED_CHARGE_KEEP_MS = IDEMPOTENCY_TTL_MS + 24 * 3600_000;
 
 /**
  * The ledger in memory with its indexes. Operations change it in place and keep the indexes
@@ -76,6 +73,8 @@ interface Op<T = unknown> {
   fn: (s: State) => T;
   /** Set when the operation changes nothing but this account's balance: it can be journaled. */
   balanceOf?: string;
+  /** A keyed charge or its refund, journaled with the balance. */
+  keyed?: { key: string };
   resolve: (value: T) => void;
   reject: (err: unknown) => void;
 }
@@ -112,6 +111,7 @@ function replay(s: State, entries: readonly JournalEntry[]): boolean {
       acct.credits = e.credits;
       acct.updated_at = e.at;
     }
+    if (e.key) (s.data.charges ??= {})[e.key] = { account: e.id, credits: e.n ?? 0, at: e.at, refunded: e.refund === true };
     s.data.rev = e.rev;
   }
   return true;
@@ -123,6 +123,13 @@ function findAccount(s: State, id: string): Account {
   return acct;
 }
 
+/** Drops keyed charges past their keep time (at a checkpoint). */
+function pruneCharges(data: LedgerData): void {
+  if (!data.charges) return;
+  const cutoff = Date.now() - KEYED_CHARGE_KEEP_MS;
+  for (const [key, c] of Object.entries(data.charges)) if (Date.parse(c.at) < cutoff) delete data.charges[key];
+}
+
 export function insufficientCredits(required: number, remaining: number): ContractError {
   return new ContractError(
     "insufficient_credits",
@@ -131,7 +138,10 @@ export function insufficientCredits(required: number, remaining: number): Contra
   );
 }
 
-export class Ledger {
+export class FileLedger implements Ledger {
+  readonly kind = "file" as const;
+  readonly database = null;
+  readonly idempotency: IdempotencyStore;
   readonly file: string;
   readonly #lockPath: string;
   readonly #journal: string;
@@ -149,12 +159,13 @@ export class Ledger {
     this.#lockPath = `${file}.lock`;
     this.#journal = journalFile(file);
     this.#db = new Low<LedgerData>(new JSONFile<LedgerData>(file), emptyLedger());
+    this.idempotency = new FileIdempotencyStore(join(dirname(file), "idempotency"));
   }
 
   /** Opens (creating if needed) the ledger file. */
-  static async open(file: string): Promise<Ledger> {
+  static async open(file: string): Promise<FileLedger> {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
-    const ledger = new Ledger(file);
+    const ledger = new FileLedger(file);
     try {
       ledger.refresh();
     } catch (err) {
@@ -185,6 +196,15 @@ export class Ledger {
 
   accounts(): readonly Readonly<Account>[] {
     return this.#state.data.accounts;
+  }
+
+  async listAccounts(): Promise<readonly Readonly<Account>[]> {
+    this.refresh();
+    return this.#state.data.accounts;
+  }
+
+  async ping(): Promise<void> {
+    this.refresh();
   }
 
   /** Re-reads what changed on disk since we last looked (another process wrote). */
@@ -264,7 +284,7 @@ export class Ledger {
   // ---- writes ------------------------------------------------------------------------
 
   /** Creates an account with a new key. The key is returned once and never stored. */
-  async createAccount(opts: { credits: number; active?: boolean; label?: string | null }): Promise<{ key: string; account: Account }> {
+  async createAccount(opts: NewAccount): Promise<{ key: string; account: Account }> {
     if (!Number.isSafeInteger(opts.credits) || opts.credits < 0) throw new RangeError("credits must be a non-negative integer");
     const key = generateKey();
     const account: Account = {
@@ -284,6 +304,17 @@ export class Ledger {
       s.byHash.set(stored.key_hash, stored);
     });
     return { key, account };
+  }
+
+  async importAccount(account: Account): Promise<boolean> {
+    return this.#mutate((s) => {
+      if (s.byId.has(account.id) || s.byHash.has(account.key_hash)) return false;
+      const stored = { ...account };
+      s.data.accounts.push(stored);
+      s.byId.set(stored.id, stored);
+      s.byHash.set(stored.key_hash, stored);
+      return true;
+    });
   }
 
   async setCredits(id: string, credits: number): Promise<number> {
@@ -307,17 +338,26 @@ export class Ledger {
   /**
    * Takes `n` credits now (so concurrent requests can never spend the same credit), or throws
    * the 402 ContractError (403 if the account was deactivated meanwhile). A request that then
-   * fails calls `release()` and is charged nothing.
+   * fails calls `release()` and is charged nothing. An idempotent request's charge key that was
+   * charged before (an attempt that died) is not charged again.
    */
   async reserve(id: string, n: number): Promise<Reservation> {
-    const remaining = await this.#mutate((s) => {
-      const acct = findAccount(s, id);
-      if (!acct.active) throw new ContractError("forbidden", ERROR_NAMES.inactive, `${ERROR_NAMES.inactive}: this API key's account is deactivated`);
-      if (acct.credits < n) throw insufficientCredits(n, acct.credits);
-      acct.credits -= n;
-      acct.updated_at = now();
-      return acct.credits;
-    }, id);
+    const { key } = nextChargeKey();
+    const keyed = recorded(key);
+    const remaining = await this.#mutate(
+      (s) => {
+        const acct = findAccount(s, id);
+        if (!acct.active) throw new ContractError("forbidden", ERROR_NAMES.inactive, `${ERROR_NAMES.inactive}: this API key's account is deactivated`);
+        if (keyed && s.data.charges?.[key]) return acct.credits; // applied once: an earlier attempt's charge
+        if (acct.credits < n) throw insufficientCredits(n, acct.credits);
+        acct.credits -= n;
+        acct.updated_at = now();
+        if (keyed) (s.data.charges ??= {})[key] = { account: id, credits: n, at: acct.updated_at, refunded: false };
+        return acct.credits;
+      },
+      id,
+      keyed ? { key } : undefined,
+    );
     let settled = false;
     return {
       remaining,
@@ -327,13 +367,20 @@ export class Ledger {
       release: async () => {
         if (settled) return;
         settled = true;
-        await this.#mutate((s) => {
-          const acct = s.byId.get(id);
-          if (acct) {
-            acct.credits += n;
-            acct.updated_at = now();
-          }
-        }, id);
+        await this.#mutate(
+          (s) => {
+            const acct = s.byId.get(id);
+            const charge = keyed ? s.data.charges?.[key] : undefined;
+            if (keyed && (!charge || charge.refunded)) return; // refunded once
+            if (charge) charge.refunded = true;
+            if (acct) {
+              acct.credits += charge ? charge.credits : n;
+              acct.updated_at = now();
+            }
+          },
+          id,
+          keyed ? { key } : undefined,
+        );
       },
     };
   }
@@ -349,10 +396,14 @@ export class Ledger {
     if (this.#lines > 0 || this.#torn) await this.#mutate(() => undefined);
   }
 
+  async close(): Promise<void> {
+    await this.checkpoint();
+  }
+
   /** `balanceOf`: the operation changes only that account's credits (and updated_at). */
-  #mutate<T>(fn: (s: State) => T, balanceOf?: string): Promise<T> {
+  #mutate<T>(fn: (s: State) => T, balanceOf?: string, keyed?: Op["keyed"]): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      this.#queue.push({ fn, balanceOf, resolve, reject } as Op);
+      this.#queue.push({ fn, balanceOf, keyed, resolve, reject } as Op);
       this.#draining ??= this.#drain().finally(() => {
         this.#draining = null;
       });
@@ -390,7 +441,12 @@ export class Ledger {
             }
             const acct = op.balanceOf === undefined ? undefined : state.byId.get(op.balanceOf);
             if (op.balanceOf === undefined) balancesOnly = false;
-            else if (acct) entries.push({ rev: 0, id: acct.id, credits: acct.credits, at: acct.updated_at });
+            else if (acct) {
+              // A keyed charge's record as it now stands (replay sets it to exactly this).
+              const c = op.keyed ? state.data.charges?.[op.keyed.key] : undefined;
+              const k = op.keyed && c ? { key: op.keyed.key, n: c.credits, ...(c.refunded ? { refund: true } : {}) } : {};
+              entries.push({ rev: 0, id: acct.id, credits: acct.credits, at: acct.updated_at, ...k });
+            }
           }
           if (!results.some((r) => r.ok)) {
             if (state !== this.#state) this.#adopt(loaded); // still the freshest read
@@ -406,6 +462,7 @@ export class Ledger {
               // Anything else, or a long or damaged journal: a new checkpoint, then an empty
               // journal (in this order: see refresh()).
               state.data.rev += 1;
+              pruneCharges(state.data);
               this.#db.data = state.data;
               await this.#db.write();
               clearJournal(this.#journal);

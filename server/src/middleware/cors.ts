@@ -3,8 +3,8 @@
 // key is the gate, not the origin. Preflights are answered here, before authentication.
 import type { AppMiddleware } from "../context.js";
 
-const ALLOW_HEADERS = "Authorization, Content-Type, X-Request-Id";
-const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, Server-Timing";
+const ALLOW_HEADERS = "Authorization, Content-Type, X-Request-Id, Idempotency-Key";
+const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, Server-Timing, Idempotent-Replayed";
 
 export function cors(): AppMiddleware {
   return async (ctx, next) => {

@@ -5,6 +5,7 @@
 // with the host policy and connects to the exact address it checked. Route handlers would not
 // do: Playwright does not call them for redirect hops, and Chromium would resolve DNS again.
 import { createServer, request as httpRequest, Agent, type IncomingMessage, type ServerResponse } from "node:http";
+import { randomBytes } from "node:crypto";
 import { connect, type LookupFunction, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
@@ -23,8 +24,10 @@ export interface Refusal {
 }
 
 export interface EgressProxy {
-  /** `http://127.0.0.1:PORT`, for the context's `proxy.server`. */
+  /** `http://HOST:PORT`, for the context's `proxy.server`. */
   server: string;
+  /** Set when the proxy listens beyond loopback (remote browsers): the context must send them. */
+  credentials: { username: string; password: string } | null;
   /** Destinations refused or unreachable so far, in order. */
   refusals: Refusal[];
   /** Requests and tunnels that were let through. */
@@ -34,7 +37,15 @@ export interface EgressProxy {
 
 export interface EgressProxyOptions {
   lookup?: Lookup;
+  /** Address to listen on (default 127.0.0.1). Any other address (remote browsers reach the
+   *  proxy over the network) makes the proxy ask for random per-proxy credentials, so nobody
+   *  else on that network can use it. */
+  host?: string;
+  /** Ask for credentials even on loopback (tests); default: only beyond loopback. */
+  auth?: boolean;
 }
+
+const isLoopback = (host: string) => /^(127\.\d+\.\d+\.\d+|::1|localhost)$/i.test(host);
 
 // Per-connection headers that a proxy must not forward (RFC 9110 7.6.1).
 const HOP_BY_HOP = new Set([
@@ -75,6 +86,11 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
 
 /** Starts a proxy on 127.0.0.1 (random port) that enforces `policy`. One per rendering context. */
 export async function startEgressProxy(policy: HostPolicy, opts: EgressProxyOptions = {}): Promise<EgressProxy> {
+  const host = opts.host ?? "127.0.0.1";
+  const credentials = !(opts.auth ?? !isLoopback(host)) ? null : { username: "sightline", password: randomBytes(18).toString("base64url") };
+  const expectedAuth = credentials ? `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}` : null;
+  const authorized = (req: IncomingMessage) => !expectedAuth || req.headers["proxy-authorization"] === expectedAuth;
+  const AUTH_REQUIRED = 'HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="sightline"\r\nContent-Length: 0\r\n\r\n';
   // One answer per host for the proxy's life (one render): repeated requests to a host skip
   // the resolver, and every request of the page to that host goes to the same checked address.
   const resolve = opts.lookup ?? systemLookup;
@@ -107,6 +123,10 @@ export async function startEgressProxy(policy: HostPolicy, opts: EgressProxyOpti
   };
 
   const onRequest = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!authorized(req)) {
+      res.writeHead(407, { "proxy-authenticate": 'Basic realm="sightline"' }).end();
+      return;
+    }
     let url: URL;
     try {
       url = new URL(req.url ?? "");
@@ -146,7 +166,10 @@ export async function startEgressProxy(policy: HostPolicy, opts: EgressProxyOpti
       up.pipe(res);
       up.on("error", () => res.destroy());
     });
+    let clientGone = false;
     upstream.on("error", (err) => {
+      // Cut off because the browser went away (closed the page, or died): not a refusal.
+      if (clientGone) return;
       const r = refuse(target, url.href, err);
       if (!res.headersSent) {
         res.writeHead(502, { [REFUSED_HEADER]: r.reason, "content-type": "text/plain" }).end(r.message);
@@ -154,13 +177,19 @@ export async function startEgressProxy(policy: HostPolicy, opts: EgressProxyOpti
     });
     req.pipe(upstream);
     res.on("close", () => {
-      if (!res.writableFinished) upstream.destroy();
+      if (res.writableFinished) return;
+      clientGone = true;
+      upstream.destroy();
     });
   };
 
   const onConnect = async (req: IncomingMessage, client: Duplex, head: Buffer) => {
     track(client);
     client.on("error", () => client.destroy());
+    if (!authorized(req)) {
+      client.end(AUTH_REQUIRED);
+      return;
+    }
     const hp = splitHostPort(req.url ?? "", 443);
     if (!hp) {
       client.end("HTTP/1.1 400 Bad Request\r\n\r\n");
@@ -203,10 +232,14 @@ export async function startEgressProxy(policy: HostPolicy, opts: EgressProxyOpti
   server.on("connection", (s: Socket) => track(s));
   server.on("clientError", (_err, socket) => socket.destroy());
 
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(0, host, resolve);
+  });
   const { port } = server.address() as AddressInfo;
   return {
-    server: `http://127.0.0.1:${port}`,
+    server: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    credentials,
     refusals,
     get forwarded() {
       return forwarded;

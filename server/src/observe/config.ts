@@ -20,6 +20,12 @@ export interface ObserveConfig {
   publicUrl: string | null;
   /** HMAC secret for screenshot links; else `<dataDir>/signing-secret` (SIGHTLINE_SIGNING_SECRET). */
   signingSecret: string | null;
+  /** Playwright browser-server ws:// endpoints used instead of a local Chromium
+   *  (SIGHTLINE_BROWSER_ENDPOINTS, comma-separated); empty: launch Chromium here. */
+  browserEndpoints: string[];
+  /** Address the per-render egress proxies listen on, reachable by the browsers
+   *  (SIGHTLINE_EGRESS_PROXY_HOST; default 127.0.0.1, for browsers on this machine). */
+  proxyHost: string;
 }
 
 export const DEFAULT_OBSERVE_CONFIG: ObserveConfig = {
@@ -32,6 +38,8 @@ export const DEFAULT_OBSERVE_CONFIG: ObserveConfig = {
   allowPrivateHosts: "",
   publicUrl: null,
   signingSecret: null,
+  browserEndpoints: [],
+  proxyHost: "127.0.0.1",
 };
 
 /** Defaults with some fields replaced (tests: `config: { observe: observeConfig({ ... }) }`). */
@@ -63,7 +71,18 @@ export function readObserveConfig(env: Env, fail: (message: string) => Error = (
   if (publicUrl && !/^https?:\/\/[^/]+/i.test(publicUrl)) {
     throw fail(`SIGHTLINE_PUBLIC_URL must be an http(s) URL, got ${JSON.stringify(publicUrl)}`);
   }
+  const endpoints = (env.SIGHTLINE_BROWSER_ENDPOINTS ?? "")
+    .split(",")
+    .map((e) => e.trim())
+    .filter(Boolean);
+  for (const e of endpoints) {
+    if (!/^wss?:\/\/[^/]+/i.test(e)) throw fail(`SIGHTLINE_BROWSER_ENDPOINTS must be ws:// or wss:// URLs separated by commas, got ${JSON.stringify(e)}`);
+  }
+  const proxyHost = env.SIGHTLINE_EGRESS_PROXY_HOST?.trim() || DEFAULT_OBSERVE_CONFIG.proxyHost;
+  if (!/^[\w.:-]+$/.test(proxyHost)) throw fail(`SIGHTLINE_EGRESS_PROXY_HOST must be an IP address or host name, got ${JSON.stringify(proxyHost)}`);
   return {
+    browserEndpoints: endpoints,
+    proxyHost,
     chromiumPath: env.CHROMIUM_PATH?.trim() || DEFAULT_OBSERVE_CONFIG.chromiumPath,
     concurrency: int("SIGHTLINE_BROWSER_CONCURRENCY", DEFAULT_OBSERVE_CONFIG.concurrency, 1, 64),
     queueLimit: int("SIGHTLINE_BROWSER_QUEUE", DEFAULT_OBSERVE_CONFIG.queueLimit, 0, 10_000),

@@ -2,12 +2,11 @@
 //   validate (400) → check the URL against the host policy (400 Invalid URL) → reserve the
 //   mode's credits (402) → render (503 busy, 504 timeout, 502 crash, 400 refused redirect)
 //   → commit on success; release on any failure, so a failed render charges nothing.
-import { join } from "node:path";
 import { ContractError, ERROR_NAMES, SCREENSHOT_URL_TTL_MS, validateObserveRequest, type ObserveResponse } from "@sightline/shared/contract";
 import { BrowserPool } from "../browser/index.js";
 import type { AppContext, AppDeps, AppRouter } from "../context.js";
 import { checkRequestUrl, parseAllowList } from "../net/index.js";
-import { FileObjectStore, ScreenshotService, UrlSigner, loadSigningSecret } from "../storage/index.js";
+import { ScreenshotService, UrlSigner, openScreenshotStorage } from "../storage/index.js";
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "./config.js";
 import { invalidUrl, renderFailed, toContractError } from "./errors.js";
 import { planObserve } from "./plan.js";
@@ -26,13 +25,19 @@ export function createObserveRuntime(deps: AppDeps): ObserveRuntime {
     concurrency: cfg.concurrency,
     queueLimit: cfg.queueLimit,
     spares: cfg.spares,
+    endpoints: cfg.browserEndpoints,
+    proxyHost: cfg.proxyHost,
     log: (level, msg, fields) => deps.logger[level](fields ?? {}, msg),
   });
   const policy = parseAllowList(cfg.allowPrivateHosts);
   const build = async (): Promise<ObserveDeps> => {
-    const secret = await loadSigningSecret(deps.config.dataDir, cfg.signingSecret ?? undefined);
-    // Kept an hour past the link's life, then swept.
-    const store = new FileObjectStore(join(deps.config.dataDir, "screenshots"), SCREENSHOT_URL_TTL_MS + 3600_000);
+    // Kept an hour past the link's life, then swept. In PostgreSQL when the ledger is there.
+    const { store, secret } = await openScreenshotStorage({
+      dataDir: deps.config.dataDir,
+      signingSecret: cfg.signingSecret,
+      database: deps.ledger.database,
+      maxAgeMs: SCREENSHOT_URL_TTL_MS + 3600_000,
+    });
     return {
       pool,
       policy,

@@ -4,6 +4,7 @@
 // (and /v1/observe's browser orchestration), and one thread cannot use a second core.
 // `inlineEngine` runs the same job on the main thread (SIGHTLINE_REFINE_WORKERS=0, and tests
 // that inject a faulty refine function).
+import { AsyncResource } from "node:async_hooks";
 import { existsSync } from "node:fs";
 import { Worker } from "node:worker_threads";
 import type { Logger } from "pino";
@@ -116,7 +117,8 @@ export function workerEngine(opts: { size: number; setup: WorkerSetup; logger: L
       const slot = pick();
       const id = nextId++;
       return new Promise<SnapshotOutcome>((resolve) => {
-        slot.jobs.set(id, { onValid, resolve });
+        // Bound to the request's async context: the charge it makes is keyed by the request.
+        slot.jobs.set(id, { onValid: AsyncResource.bind(onValid), resolve });
         const body = movable(job.body);
         slot.worker.postMessage({ id, job: { ...job, body } } satisfies ToWorker, transferList(body));
       });

@@ -3,3 +3,5 @@
 export { FileObjectStore, CONTENT_TYPES, OBJECT_ID, type ObjectStore, type StoredObject, type ImageFormat } from "./store.js";
 export { UrlSigner, loadSigningSecret, type Verdict } from "./signed-url.js";
 export { ScreenshotService } from "./screenshots.js";
+export { PgObjectStore, sharedSigningSecret } from "./pg-store.js";
+export { openScreenshotStorage } from "./open.js";

@@ -1,11 +1,17 @@
-// The ledger on a real file: two Ledger instances on one file stand for the server and the
-// admin CLI (separate processes share nothing but the file and its lock).
+// The ledger, on both backends: the lowdb file (two FileLedger instances on one file stand for
+// the server and the admin CLI, separate processes sharing nothing but the file and its lock)
+// and PostgreSQL (two PgLedger instances on one database stand for two Sightline instances).
+// The PostgreSQL half needs Debian's server (test/support/postgres.ts): without it, it is
+// skipped with a loud message.
 import { appendFile, lstat, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, beforeEach, expect, test } from "vitest";
+import pg from "pg";
+import { afterAll, afterEach, beforeEach, describe, expect, test } from "vitest";
 import { ContractError } from "@sightline/shared/contract";
-import { Ledger } from "../../src/ledger/index.js";
+import { FileLedger, Ledger, PgLedger, withChargeScope, type Ledger as AnyLedger } from "../../src/ledger/index.js";
+import { MIGRATIONS, migrate } from "../../src/ledger/migrations.js";
+import { startPostgres } from "../../../test/support/postgres.js";
 
 let dir: string;
 let file: string;
@@ -15,53 +21,185 @@ beforeEach(async () => {
 });
 afterEach(() => rm(dir, { recursive: true, force: true }));
 
-test("keys are stored hashed, never in clear", async () => {
-  const l = await Ledger.open(file);
-  const { key } = await l.createAccount({ credits: 5 });
-  const text = await readFile(file, "utf8");
-  expect(text).not.toContain(key);
-  expect(text).toContain("key_hash");
-  expect((await l.authenticate(key))?.credits).toBe(5);
-  expect(await l.authenticate(`${key}x`)).toBeNull();
+const server = await startPostgres();
+afterAll(() => server?.stop());
+
+interface Backend {
+  name: string;
+  available: boolean;
+  /** A new empty store; `open()` opens another instance on it. */
+  fresh(): Promise<{ open(): Promise<AnyLedger>; storedText(): Promise<string> }>;
+}
+
+const opened: AnyLedger[] = [];
+afterEach(async () => {
+  for (const l of opened.splice(0)) await l.close().catch(() => undefined);
+});
+const track = async (l: Promise<AnyLedger>) => {
+  const ledger = await l;
+  opened.push(ledger);
+  return ledger;
+};
+
+const backends: Backend[] = [
+  {
+    name: "lowdb",
+    available: true,
+    fresh: async () => ({ open: () => track(FileLedger.open(file)), storedText: () => readFile(file, "utf8") }),
+  },
+  {
+    name: "postgres",
+    available: !!server,
+    fresh: async () => {
+      const url = await server!.database();
+      return {
+        open: () => track(PgLedger.connect({ url, poolSize: 20 })),
+        storedText: async () => {
+          const c = new pg.Client({ connectionString: url });
+          await c.connect();
+          try {
+            const { rows } = await c.query("SELECT row_to_json(a)::text AS t FROM accounts a");
+            return rows.map((r: { t: string }) => r.t).join("\n");
+          } finally {
+            await c.end();
+          }
+        },
+      };
+    },
+  },
+];
+
+describe.each(backends)("$name ledger", (backend) => {
+  const it = test.skipIf(!backend.available);
+
+  it("keys are stored hashed, never in clear", async () => {
+    const store = await backend.fresh();
+    const l = await store.open();
+    const { key } = await l.createAccount({ credits: 5 });
+    const text = await store.storedText();
+    expect(text).not.toContain(key);
+    expect(text).toContain("key_hash");
+    expect((await l.authenticate(key))?.credits).toBe(5);
+    expect(await l.authenticate(`${key}x`)).toBeNull();
+  });
+
+  it("reserve takes credits at once; release refunds; commit keeps", async () => {
+    const l = await (await backend.fresh()).open();
+    const { account } = await l.createAccount({ credits: 2 });
+    const a = await l.reserve(account.id, 1);
+    const b = await l.reserve(account.id, 1);
+    expect([a.remaining, b.remaining].sort()).toEqual([0, 1]);
+    await expect(l.reserve(account.id, 1)).rejects.toMatchObject({ code: "insufficient_credits", status: 402 });
+    a.commit();
+    await b.release();
+    await b.release(); // twice is still one refund
+    expect(l.creditsOf(account.id)).toBe(1);
+  });
+
+  it("concurrent reservations never overspend, from two instances at once", async () => {
+    const store = await backend.fresh();
+    const one = await store.open();
+    const two = await store.open();
+    const { account, key } = await one.createAccount({ credits: 37 });
+    const results = await Promise.allSettled(Array.from({ length: 100 }, (_, i) => (i % 2 ? one : two).reserve(account.id, 1)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(37);
+    for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ContractError);
+    expect((await (await store.open()).authenticate(key))?.credits).toBe(0);
+  });
+
+  it("two writers (server + admin) keep each other's changes", async () => {
+    const store = await backend.fresh();
+    const srv = await store.open();
+    const { account: a } = await srv.createAccount({ credits: 100 });
+    const { account: b, key: keyB } = await srv.createAccount({ credits: 1 });
+    const cli = await store.open();
+    const charges = Array.from({ length: 50 }, () => srv.reserve(a.id, 1));
+    const adminWrites = [cli.setCredits(b.id, 40), cli.createAccount({ credits: 3 }), cli.setActive(a.id, true)];
+    await Promise.all([...charges, ...adminWrites]);
+    await srv.flush();
+    const fresh = await store.open();
+    const accounts = await fresh.listAccounts();
+    expect(accounts.find((x) => x.id === a.id)?.credits).toBe(50);
+    expect(accounts.find((x) => x.id === b.id)?.credits).toBe(40);
+    expect(accounts).toHaveLength(3);
+    // The server sees the admin's change on its next read.
+    expect((await srv.authenticate(keyB))?.credits).toBe(40);
+  });
+
+  it("deactivation is enforced at reservation time too", async () => {
+    const l = await (await backend.fresh()).open();
+    const { account } = await l.createAccount({ credits: 5 });
+    await l.setActive(account.id, false);
+    await expect(l.reserve(account.id, 1)).rejects.toMatchObject({ status: 403 });
+    await expect(l.setCredits("acct_nobody", 1)).rejects.toMatchObject({ status: 401 });
+  });
+
+  it("a charge key is applied once, from any instance, and refunded once", async () => {
+    const store = await backend.fresh();
+    const one = await store.open();
+    const two = await store.open();
+    const { account, key } = await one.createAccount({ credits: 10 });
+    const scope = { key: "idem:test-generation", requestId: "req-1" };
+    // The same key charged at the same moment on two instances: one charge.
+    const [r1, r2] = await Promise.all([withChargeScope({ ...scope }, () => one.reserve(account.id, 3)), withChargeScope({ ...scope }, () => two.reserve(account.id, 3))]);
+    expect((await one.authenticate(key))?.credits).toBe(7);
+    expect([r1.remaining, r2.remaining]).toContain(7);
+    // Both releases together give back one charge.
+    await Promise.all([r1.release(), r2.release()]);
+    expect((await two.authenticate(key))?.credits).toBe(10);
+    // Once applied, the key is never charged again, even after its refund.
+    const again = await withChargeScope({ ...scope }, () => one.reserve(account.id, 3));
+    again.commit();
+    expect((await one.authenticate(key))?.credits).toBe(10);
+    // Other requests are charged as usual.
+    (await one.reserve(account.id, 2)).commit();
+    expect((await (await store.open()).authenticate(key))?.credits).toBe(8);
+  });
+
+  it("many accounts: each charge touches only its own account", async () => {
+    const store = await backend.fresh();
+    const l = await store.open();
+    const made = await Promise.all(Array.from({ length: 300 }, (_, i) => l.createAccount({ credits: i })));
+    await Promise.all(made.map(({ account }) => l.reserve(account.id, 1).then((r) => r.commit(), () => undefined)));
+    await l.flush();
+    const byId = new Map((await (await store.open()).listAccounts()).map((a) => [a.id, a.credits]));
+    made.forEach(({ account }, i) => expect(byId.get(account.id)).toBe(Math.max(0, i - 1)));
+  });
+
+  it("import keeps an account as it was (id, hash, balance) and refuses a duplicate", async () => {
+    const src = await FileLedger.open(join(dir, "src.json"));
+    const { key, account } = await src.createAccount({ credits: 9, label: "moved" });
+    const l = await (await backend.fresh()).open();
+    expect(await l.importAccount(account)).toBe(true);
+    expect(await l.importAccount(account)).toBe(false);
+    expect(await l.authenticate(key)).toMatchObject({ id: account.id, credits: 9, label: "moved", active: true });
+  });
 });
 
-test("reserve takes credits at once; release refunds; commit keeps", async () => {
-  const l = await Ledger.open(file);
-  const { account } = await l.createAccount({ credits: 2 });
-  const a = await l.reserve(account.id, 1);
-  const b = await l.reserve(account.id, 1);
-  expect([a.remaining, b.remaining].sort()).toEqual([0, 1]);
-  await expect(l.reserve(account.id, 1)).rejects.toMatchObject({ code: "insufficient_credits", status: 402 });
-  a.commit();
-  await b.release();
-  await b.release(); // twice is still one refund
-  expect(l.creditsOf(account.id)).toBe(1);
+describe("postgres migrations", () => {
+  test.skipIf(!server)("instances starting together apply each migration once; an older build refuses a newer schema", async () => {
+    const url = await server!.database();
+    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: url, max: 2 }));
+    try {
+      const applied = await Promise.all(pools.map((p) => migrate(p)));
+      expect(applied.flat().sort()).toEqual(MIGRATIONS.map((m) => m.version).sort());
+      const { rows } = await pools[0].query("SELECT version FROM sightline_migrations ORDER BY version");
+      expect(rows.map((r: { version: number }) => r.version)).toEqual(MIGRATIONS.map((m) => m.version));
+      await expect(migrate(pools[0], MIGRATIONS.slice(0, 1))).rejects.toThrow(/newer than this Sightline knows/);
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
+  });
+
+  test.skipIf(!server)("a balance can never go below zero, whatever a statement says", async () => {
+    const url = await server!.database();
+    const l = await track(PgLedger.connect({ url }));
+    const { account } = await l.createAccount({ credits: 1 });
+    await expect(l.database!.query("UPDATE accounts SET credits = credits - 2 WHERE id = $1", [account.id])).rejects.toMatchObject({ code: "23514" });
+  });
 });
 
-test("concurrent reservations never overspend", async () => {
-  const l = await Ledger.open(file);
-  const { account } = await l.createAccount({ credits: 37 });
-  const results = await Promise.allSettled(Array.from({ length: 100 }, () => l.reserve(account.id, 1)));
-  expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(37);
-  for (const r of results) if (r.status === "rejected") expect(r.reason).toBeInstanceOf(ContractError);
-  expect(l.creditsOf(account.id)).toBe(0);
-});
-
-test("two writers on one file (server + admin) keep each other's changes", async () => {
-  const server = await Ledger.open(file);
-  const { account: a } = await server.createAccount({ credits: 100 });
-  const { account: b, key: keyB } = await server.createAccount({ credits: 1 });
-  const cli = await Ledger.open(file);
-  const charges = Array.from({ length: 50 }, () => server.reserve(a.id, 1));
-  const adminWrites = [cli.setCredits(b.id, 40), cli.createAccount({ credits: 3 }), cli.setActive(a.id, true)];
-  await Promise.all([...charges, ...adminWrites]);
-  const fresh = await Ledger.open(file);
-  expect(fresh.creditsOf(a.id)).toBe(50);
-  expect(fresh.creditsOf(b.id)).toBe(40);
-  expect(fresh.accounts()).toHaveLength(3);
-  // The server sees the admin's change on its next read.
-  expect((await server.authenticate(keyB))?.credits).toBe(40);
-});
+// ---- the lowdb file: its lock and journal ------------------------------------------------
 
 test("a stale lock left by a killed process is broken (a symlink lock, or an older version's lock file)", async () => {
   const l = await Ledger.open(file);
