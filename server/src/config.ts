@@ -4,6 +4,7 @@ import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { SNAPSHOT_DEFAULT_CAP } from "@sightline/shared/contract";
 import { DEFAULT_OBSERVE_CONFIG, readObserveConfig, type ObserveConfig } from "./observe/config.js";
+import { parseRerankSetting, type RerankSetting } from "@sightline/shared/rank";
 
 export type LogLevel = "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
 const LOG_LEVELS: readonly LogLevel[] = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -31,8 +32,8 @@ export interface ServerConfig {
   devKeyCredits: number;
   /** Worker threads for /v1/snapshot's parse/validate/refine (SIGHTLINE_REFINE_WORKERS); 0 = main thread. */
   refineWorkers: number;
-  /** Load the learned reranker for goal ranking (SIGHTLINE_ML_RERANK=1); see ranking.ts. */
-  mlRerank: boolean;
+  /** The learned goal reranker: auto (when its model loads), on or off (SIGHTLINE_ML_RERANK; shared/src/rank/setting.ts). */
+  mlRerank: RerankSetting;
   /** PostgreSQL for the ledger and the state instances share (SIGHTLINE_DATABASE_URL); null: the lowdb file. */
   databaseUrl: string | null;
   /** Database connections per instance at most (SIGHTLINE_DATABASE_POOL). */
@@ -54,7 +55,7 @@ export const DEFAULT_CONFIG: ServerConfig = {
   devKeyCredits: 1000,
   // One per core (at most 4): the main thread only does I/O, auth and the ledger.
   refineWorkers: Math.min(4, availableParallelism()),
-  mlRerank: false,
+  mlRerank: "auto",
   databaseUrl: null,
   databasePoolSize: 10,
   observe: DEFAULT_OBSERVE_CONFIG,
@@ -93,6 +94,12 @@ function bool(env: Record<string, string | undefined>, name: string, fallback: b
   throw new ConfigError(`${name} must be 1/0 or true/false, got ${JSON.stringify(env[name])}`);
 }
 
+function rerankSetting(raw: string | undefined): RerankSetting {
+  const setting = parseRerankSetting(raw);
+  if (setting === null) throw new ConfigError(`SIGHTLINE_ML_RERANK must be 1/0 or true/false (or unset: use the model when it loads), got ${JSON.stringify(raw)}`);
+  return setting;
+}
+
 function databaseUrl(raw: string | undefined): string | null {
   const url = raw?.trim();
   if (!url) return null;
@@ -124,7 +131,7 @@ export function loadConfig(
     devKey: bool(env, "SIGHTLINE_DEV_KEY", DEFAULT_CONFIG.devKey),
     devKeyCredits: int(env, "SIGHTLINE_DEV_CREDITS", DEFAULT_CONFIG.devKeyCredits, 0),
     refineWorkers: int(env, "SIGHTLINE_REFINE_WORKERS", DEFAULT_CONFIG.refineWorkers, 0, 64),
-    mlRerank: bool(env, "SIGHTLINE_ML_RERANK", DEFAULT_CONFIG.mlRerank),
+    mlRerank: rerankSetting(env.SIGHTLINE_ML_RERANK),
     databaseUrl: databaseUrl(env.SIGHTLINE_DATABASE_URL),
     databasePoolSize: int(env, "SIGHTLINE_DATABASE_POOL", DEFAULT_CONFIG.databasePoolSize, 1, 1000),
     observe: readObserveConfig(env, (msg) => new ConfigError(msg)),

@@ -1,6 +1,5 @@
-// The hook where the learned goal reranker is loaded, once at start.
-// SIGHTLINE_ML_RERANK unset: on when the model file is present; 0/false: off; 1/true: on.
-// SIGHTLINE_RANK_MODEL: path of the model JSON (default: the committed
+// The hook where the learned goal reranker is loaded, once at start, as config.mlRerank says
+// (SIGHTLINE_ML_RERANK: shared/src/rank/setting.ts). SIGHTLINE_RANK_MODEL: path of the model JSON (default: the committed
 // shared/src/rank/model.json written by `npm run train:rank`). A missing or malformed file never
 // stops the server: goal ranking stays heuristic and ml_rerank says it is disabled.
 import { readFile } from "node:fs/promises";
@@ -25,8 +24,7 @@ export interface LoadedRankModel {
 }
 
 export async function loadRankModel(config: ServerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<LoadedRankModel | null> {
-  const explicit = env.SIGHTLINE_ML_RERANK?.trim();
-  if (explicit && !config.mlRerank) return null;
+  if (config.mlRerank === "off") return null;
   const file = env.SIGHTLINE_RANK_MODEL?.trim() || defaultRankModelPath();
   try {
     const model: unknown = JSON.parse(await readFile(file, "utf8"));
@@ -37,8 +35,4 @@ export async function loadRankModel(config: ServerConfig, logger: Logger, env: N
     logger.warn({ file, err: err instanceof Error ? err.message : String(err) }, "goal reranker not loaded; goal ranking stays heuristic");
     return null;
   }
-}
-
-export async function loadReranker(config: ServerConfig, logger: Logger, env: NodeJS.ProcessEnv = process.env): Promise<Reranker | null> {
-  return (await loadRankModel(config, logger, env))?.reranker ?? null;
 }

@@ -4,4 +4,4 @@ export { registerObserve, createObserveRuntime, liveObserveRuntimes, type Observ
 export { readObserveConfig, observeConfig, DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "./config.js";
 export { planObserve, type ObservePlan, type ObserveEngine } from "./plan.js";
 export { runObserve, type ObserveDeps, type ObserveOutput } from "./service.js";
-export { collectorSource, collectSnapshot, readContent } from "./collector.js";
+export { collectSnapshot, readContent } from "./collector.js";

@@ -9,7 +9,7 @@ describe("loadConfig", () => {
   });
   test("environment variables are read and typed", () => {
     const c = loadConfig({ HOST: "0.0.0.0", PORT: "9000", SIGHTLINE_DATA_DIR: "/tmp/x", SIGHTLINE_SNAPSHOT_CAP: "20", SIGHTLINE_RATE_LIMIT: "0", SIGHTLINE_BODY_LIMIT: "512kb", SIGHTLINE_LOG_LEVEL: "WARN", SIGHTLINE_ML_RERANK: "1", SIGHTLINE_REFINE_WORKERS: "0" });
-    expect(c).toMatchObject({ host: "0.0.0.0", port: 9000, dataDir: "/tmp/x", snapshotCap: 20, rateLimitPerMinute: 0, bodyLimitBytes: 512 * 1024, logLevel: "warn", mlRerank: true, refineWorkers: 0 });
+    expect(c).toMatchObject({ host: "0.0.0.0", port: 9000, dataDir: "/tmp/x", snapshotCap: 20, rateLimitPerMinute: 0, bodyLimitBytes: 512 * 1024, logLevel: "warn", mlRerank: "on", refineWorkers: 0 });
   });
   test("overrides win over the environment", () => {
     expect(loadConfig({ PORT: "9000" }, { port: 0 }).port).toBe(0);

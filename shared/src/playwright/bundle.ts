@@ -1,6 +1,6 @@
 // The collector reaches Node code only as its built IIFE bundle (dist/collector.js), injected
 // into the page with page.evaluate, which, unlike a script tag, is not blocked by the page's CSP.
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 
@@ -14,30 +14,34 @@ export function collectorBundlePath(): string {
   return fileURLToPath(new URL("../../dist/collector.js", import.meta.url));
 }
 
-let cached: { path: string; source: Promise<string> } | null = null;
+let cached: { path: string; mtimeMs: number; source: Promise<string> } | null = null;
 
-/** The bundle's source, read once per process. */
-export function collectorSource(path: string = collectorBundlePath()): Promise<string> {
-  if (cached?.path !== path) {
-    const source = readFile(path, "utf8").catch((err: NodeJS.ErrnoException) => {
+/** The bundle's source, read once per process and again when the file changes (a rebuild). */
+export async function collectorSource(path: string = collectorBundlePath()): Promise<string> {
+  let mtimeMs = -1;
+  try {
+    mtimeMs = (await stat(path)).mtimeMs;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new Error(`Sightline collector bundle not found at ${path}; build it with: pnpm --filter @sightline/shared run build`);
+    }
+    throw err;
+  }
+  if (cached?.path !== path || cached.mtimeMs !== mtimeMs) {
+    const source = readFile(path, "utf8");
+    source.catch(() => {
       cached = null;
-      if (err.code === "ENOENT") {
-        throw new Error(`Sightline collector bundle not found at ${path}; build it with: pnpm --filter @sightline/shared run build`);
-      }
-      throw err;
     });
-    cached = { path, source };
+    cached = { path, mtimeMs, source };
   }
   return cached.source;
 }
 
-/** Injects the collector into the page's main frame unless it is already there. */
+/**
+ * Injects the collector into the page's main frame, always, even when a `sightline` global is
+ * there: a page could define its own to feed us made-up elements. (Evaluated over CDP, so the
+ * page's CSP cannot block it. The ids survive: they live in the collector's state global.)
+ */
 export async function injectCollector(page: Page, bundlePath?: string): Promise<void> {
-  const present = await page.evaluate(() => {
-    const s = (globalThis as { sightline?: { collectJSON?: unknown } }).sightline;
-    return typeof s?.collectJSON === "function";
-  });
-  if (present) return;
-  const source = await collectorSource(bundlePath);
-  await page.evaluate(source);
+  await page.evaluate(await collectorSource(bundlePath));
 }

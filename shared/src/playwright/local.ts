@@ -1,12 +1,12 @@
 // Local mode: the refinement engine the server runs, in this process, with the same learned
-// goal reranker the server loads by default (SIGHTLINE_ML_RERANK unset: on when the model file
-// is present; 0/false: off; SIGHTLINE_RANK_MODEL: another model file). So API and local mode
-// rank the same capture the same way.
+// goal reranker the server loads by default (SIGHTLINE_ML_RERANK read by rank/setting.ts, as the
+// server reads it; SIGHTLINE_RANK_MODEL: another model file). So API and local mode rank the
+// same capture the same way.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { SNAPSHOT_DEFAULT_CAP, type SnapshotRequest } from "../contract/index.js";
 import { refineSnapshot } from "../refine/index.js";
-import { createLinearReranker, type LinearModel, type Reranker } from "../rank/index.js";
+import { createLinearReranker, parseRerankSetting, type LinearModel, type Reranker } from "../rank/index.js";
 import type { PageSnapshot } from "./types.js";
 
 /** The committed model: shared/src/rank/model.json (from src/playwright or dist/playwright alike). */
@@ -18,8 +18,8 @@ let cached: { key: string; reranker: Reranker | null } | null = null;
 
 /** The reranker local mode uses, decided like the server's (loaded once per process). */
 export function localReranker(env: NodeJS.ProcessEnv = process.env): Reranker | null {
-  const flag = env.SIGHTLINE_ML_RERANK?.trim().toLowerCase();
-  if (flag === "0" || flag === "false") return null;
+  // One rule with the server (an unreadable value counts as auto here: the SDK does not refuse to run).
+  if (parseRerankSetting(env.SIGHTLINE_ML_RERANK) === "off") return null;
   const file = env.SIGHTLINE_RANK_MODEL?.trim() || defaultModelPath();
   if (cached?.key === file) return cached.reranker;
   let reranker: Reranker | null = null;

@@ -6,3 +6,4 @@ export { BASE_FEATURES, computeFeatures } from "./features.js";
 export { heuristicScore, HEURISTIC_WEIGHTS } from "./heuristic.js";
 export { parseIntent, type Intent, type VerbClass } from "./intent.js";
 export { rankFeatures } from "./goal.js";
+export { parseRerankSetting, type RerankSetting } from "./setting.js";
