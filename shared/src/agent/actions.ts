@@ -4,7 +4,7 @@
 /** A page-changing request, addressed by the element ids of the tab's last snapshot. */
 export type AgentAction =
   | { kind: "click"; id: number }
-  | { kind: "type"; id: number; text: string; submit?: boolean }
+  | { kind: "type"; id: number; text: string; submit?: boolean; clear?: boolean }
   | { kind: "select"; id: number; value: string }
   | { kind: "press"; key: string }
   | { kind: "scroll"; direction?: ScrollDirection; id?: number }
@@ -33,6 +33,8 @@ export interface ActionResult {
   url: string;
   /** How the element was reached: trusted mouse input at its centre, a DOM fallback, or keys. */
   method: "mouse" | "dom" | "keyboard" | "browser";
+  /** DOM mutations plus input/change events counted (0 when navigated or unknown). */
+  mutations?: number;
   /** How the action was let through, when a person supervises (the extension's approvals). */
   decision?: Decision;
 }

@@ -35,11 +35,12 @@ async function act(driver: PageDriver, action: AgentAction): Promise<ActionResul
       const t = await locate(driver, action.id);
       if (!t.editable) throw new AgentError("not_actionable", `element [${action.id}] (${t.tag}) does not take text`, { id: action.id });
       const method = t.hits ? await clickTarget(driver, t) : "dom";
-      if (!(await driver.call("focus", { select: true }))) {
+      const clear = action.clear !== false;
+      if (!(await driver.call("focus", { select: clear }))) {
         throw new AgentError("not_actionable", `element [${action.id}] cannot take keyboard focus`, { id: action.id });
       }
       if (action.text) await driver.typeText(action.text);
-      else await driver.press("Backspace");
+      else if (clear) await driver.press("Backspace");
       if (action.submit) await driver.press("Enter");
       return method;
     }
@@ -87,7 +88,6 @@ export async function performAction(driver: PageDriver, action: AgentAction, opt
   }
   const navigated = (await driver.settleNavigation(doc)) || changes < 0;
   const url = await driver.url();
-  if (navigated || url !== beforeUrl) return { outcome: "navigated", url, method };
-  // Scrolling changes no DOM but is what was asked: say so only when the page moved.
-  return { outcome: changes > 0 ? "dom_changed" : "nothing_changed", url, method };
+  if (navigated || url !== beforeUrl) return { outcome: "navigated", url, method, mutations: 0 };
+  return { outcome: changes > 0 ? "dom_changed" : "nothing_changed", url, method, mutations: Math.max(0, changes) };
 }
