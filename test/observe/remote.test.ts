@@ -159,5 +159,5 @@ describe.skipIf(!BUILT)("observe on remote browser servers", () => {
     const renders = await Promise.all([0, 1].map(() => observe(sl, key, { url: site.url("/form.html") })));
     for (const r of renders) expect(r.status).toBe(200);
     await until(() => observePool().endpointStats().every((e) => e.connected), 10_000);
-  });
+  }, 150_000); // renders, a kill and a browser server restart: slow on a loaded 2-core machine
 });
