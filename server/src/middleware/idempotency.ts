@@ -28,13 +28,15 @@ function fingerprint(ctx: AppContext): string {
   return createHash("sha256").update(`${ctx.method} ${ctx.path}\n`).update(raw).digest("hex");
 }
 
-function capture(ctx: AppContext): StoredAnswer {
+/** The answer as it can be kept, or null for a streamed one (it is not kept: the key is freed). */
+function capture(ctx: AppContext): StoredAnswer | null {
   const type = ctx.response.get("content-type");
   const headers: Record<string, string> = type ? { "content-type": String(type) } : {};
   const b: unknown = ctx.body;
   if (typeof b === "string") return { status: ctx.status, headers, body: b };
   if (Buffer.isBuffer(b)) return { status: ctx.status, headers, body: b.toString("base64"), base64: true };
   if (b == null) return { status: ctx.status, headers, body: "" };
+  if (typeof (b as { pipe?: unknown }).pipe === "function") return null;
   return { status: ctx.status, headers: { "content-type": "application/json; charset=utf-8" }, body: JSON.stringify(b) };
 }
 
