@@ -157,6 +157,12 @@ export async function startPostgres(): Promise<PgServer | null> {
   const pidFile = join(data, "postmaster.pid");
   const pid = Number(execFileSync("head", ["-n1", pidFile], { encoding: "utf8" }).trim());
   pmPid = pid;
+  // If this test process dies without running its exit handlers (SIGKILL, a crashed worker), a
+  // watchdog stops the server and removes its files, so nothing outlives the run.
+  spawn("sh", ["-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 2; done; kill -QUIT ${pid} 2>/dev/null; sleep 1; rm -rf '${base}'`], {
+    detached: true,
+    stdio: "ignore",
+  }).unref();
 
   return {
     url,
