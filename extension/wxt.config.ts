@@ -42,6 +42,8 @@ export default defineConfig({
     "@sightline/shared/client": `${shared}src/client/index.ts`,
     "@sightline/shared/overlay": `${shared}src/overlay/index.ts`,
     "@sightline/shared/agent": `${shared}src/agent/index.ts`,
+    // The service worker's subset (no AgentSession, no tokenizer).
+    "@sightline/shared/agent-core": `${shared}src/agent/core.ts`,
     "@sightline/shared/bridge": `${shared}src/bridge/index.ts`,
   },
   hooks: {

@@ -198,6 +198,26 @@ describe("tabs, calls and leases", () => {
     ext = again;
   });
 
+  it("an agent giving up on a call cancels it in the extension (the person's card goes)", async () => {
+    const cancels: string[] = [];
+    ext.ws.on("message", (raw) => {
+      const m = parseServerMessage(raw.toString());
+      if (m?.type === "cancel") cancels.push(m.id);
+    });
+    ext.answerWith(() => new Promise(() => undefined)); // the person never decides
+    sl.server.bridge.release("s1");
+    const b = sl.server.bridge.backendFor(accountOf(key), "s-cancel");
+    const [handle] = (await b.tabs()).map((t) => t.tab);
+    const ac = new AbortController();
+    const call = b.act(handle, { kind: "click", id: 1 }, null, { signal: ac.signal });
+    await until(() => ext.calls.some((c) => c.op === "act" && !cancels.includes(c.id)));
+    const id = ext.calls.filter((c) => c.op === "act").at(-1)!.id;
+    ac.abort();
+    await expect(call).rejects.toBeInstanceOf(AgentError);
+    await until(() => cancels.includes(id));
+    sl.server.bridge.release("s-cancel");
+  });
+
   it("a call in flight when the browser goes away fails as not_connected", async () => {
     ext.answerWith(() => new Promise(() => undefined)); // never answers
     const b = sl.server.bridge.backendFor(accountOf(key), "s1");

@@ -12,7 +12,7 @@ import {
   type CallMessage,
   type ExtensionMessage,
 } from "@sightline/shared/bridge";
-import type { AgentTab } from "@sightline/shared/agent";
+import type { AgentTab } from "@sightline/shared/agent-core";
 import type { ConnectionState, ConnectionStatus } from "./state.js";
 
 export interface ClientHooks {

@@ -19,7 +19,7 @@ import {
   type AgentAction,
   type AgentTab,
   type RiskAssessment,
-} from "@sightline/shared/agent";
+} from "@sightline/shared/agent-core";
 import type { BridgeOps, CallMessage } from "@sightline/shared/bridge";
 import type { SnapshotRequest } from "@sightline/shared/contract";
 import { ensureInjected, exec } from "../inject.js";
