@@ -201,7 +201,7 @@ describe("the person's tab through the extension", () => {
     expect(textOf(stale)).toMatch(/^stale: element \[\d+\] button "Archive" is no longer on the page; the closest current element is \[\d+\] button "Archive"/);
   });
 
-  it("Pause holds the agent's next call; Take over and Hand back make it snapshot again", async () => {
+  it("Pause holds the agent's next call; Hand back gives the agent what the person changed and the page now", async () => {
     await panel.click("#agent-pause");
     await panel.waitForSelector('#agent-mode[data-mode="paused"]');
     await picture("agent-paused");
@@ -221,10 +221,14 @@ describe("the person's tab through the extension", () => {
     await panel.click("#agent-resume"); // Hand back
     const r = await acted;
     expect(r.isError).toBe(true);
-    expect(textOf(r)).toMatch(/took over this tab.*new snapshot/);
-    // A fresh snapshot and the agent acts again.
-    const again = textOf(await mcp.call("snapshot", {}));
-    expect((await withApproval(mcp.call("click", { id: idOf(again, /"Refresh"/) }), /^Click 'Refresh'/)).isError).toBeFalsy();
+    const answer = textOf(r);
+    expect(answer).toMatch(/^handed_back: the person took over this tab and handed it back; nothing was done\. What the person changed:/);
+    // The person's click re-rendered the list: the old Archive button went, a new one came.
+    expect(answer).toMatch(/^- \[\d+\] button "Archive"/m);
+    expect(answer).toMatch(/^\+ \[\d+\] button "Archive"/m);
+    // The page now, with ids the agent can act on at once, without another snapshot.
+    const now = answer.slice(answer.indexOf("The page now:"));
+    expect((await withApproval(mcp.call("click", { id: idOf(now, /"Refresh"/) }), /^Click 'Refresh'/)).isError).toBeFalsy();
   });
 
   it("exports the activity log as replayable JSON Lines with no secret in it", async () => {

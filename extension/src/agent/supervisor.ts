@@ -311,8 +311,9 @@ export class Supervisor {
     if (this.takenOver.has(tabId)) {
       this.takenOver.delete(tabId);
       if (id !== null || action.kind === "press") {
-        // Not "stale" (one element gone): the whole picture is old, so a new snapshot it is.
-        throw new AgentError("no_snapshot", "the person took over this tab and may have changed it: take a new snapshot before acting", { takenOver: true });
+        // Not "stale" (one element gone): the whole picture is old. The server's session answers
+        // with what the person changed and the page as it is now (shared/src/agent/session.ts).
+        throw new AgentError("handed_back", "the person took over this tab and handed it back", { takenOver: true });
       }
     }
     const facts = id !== null ? await driver.call("describe", { id }) : null;

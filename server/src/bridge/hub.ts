@@ -3,7 +3,7 @@
 // route (routes/bridge.ts) hands each socket over as a BridgeSocket and feeds it its frames.
 import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
-import { AgentError, type AgentBackend, type AgentErrorCode, type AgentTab, type CallHooks } from "@sightline/shared/agent";
+import { AGENT_ERROR_CODES, AgentError, type AgentBackend, type AgentErrorCode, type AgentTab, type CallHooks } from "@sightline/shared/agent";
 import {
   BRIDGE_PROTOCOL_VERSION,
   CLOSE,
@@ -80,9 +80,7 @@ interface Lease {
 const MINUTE = 60_000;
 
 /** Codes an extension may answer with; anything else becomes "failed". */
-const KNOWN_CODES = new Set<AgentErrorCode>([
-  "bad_arguments", "no_snapshot", "unknown_id", "stale", "not_actionable", "bad_url", "no_tab", "rejected", "not_connected", "busy", "timeout", "failed",
-]);
+const KNOWN_CODES = new Set<AgentErrorCode>(AGENT_ERROR_CODES);
 
 /** Agent-visible tab handle: unique per extension instance of the account ("b1.742"). */
 const handleOf = (prefix: string, extTab: string) => `${prefix}.${extTab}`;

@@ -225,7 +225,12 @@ export class AgentSession {
     try {
       result = await this.deps.backend.act(tab, action, target, hooks);
     } catch (err) {
-      const thrown = err instanceof AgentError && err.code === "stale" && el ? await this.staleError(tab, el) : err;
+      const thrown =
+        err instanceof AgentError && err.code === "stale" && el
+          ? await this.staleError(tab, el)
+          : err instanceof AgentError && err.code === "handed_back"
+            ? await this.handedBackError(tab, err)
+            : err;
       this.deps.onActivity?.({ ...entry, outcome: "error", error: thrown instanceof Error ? thrown.message : String(thrown) });
       throw thrown;
     }
@@ -255,6 +260,37 @@ export class AgentSession {
     });
   }
 
+  /**
+   * The person took the tab over and handed it back: the agent's picture is old. It gets what
+   * the person changed and the page as it is now, so it re-plans on fresh ids.
+   */
+  private async handedBackError(tab: string, err: AgentError): Promise<AgentError> {
+    const previous = this.memory.get(tab);
+    const req = await this.deps.backend.capture(tab);
+    const fresh = await this.deps.refine(req, {}, "internal");
+    const changes = previous && previous.url === req.url ? this.changeLines(previous.baseline, fresh.elements) : [`navigated to ${req.url}`];
+    this.memory.delete(tab);
+    this.remember(tab, req.url, [], fresh.elements);
+    const page = toPrompt({ ...fresh, url: req.url }, { tokenBudget: DEFAULT_TOKEN_BUDGET });
+    const text = [`${err.message}; nothing was done. What the person changed:`, ...(changes.length ? changes : ["(nothing)"]), "The page now:", page.text].join("\n");
+    return new AgentError("handed_back", text, { ...(err.detail ?? {}), changes, url: req.url });
+  }
+
+  /** "+ [12] …" added, "- [5] …" removed, "~ [7] …" modified: at most MAX_CHANGE_LINES. */
+  private changeLines(before: RefinedElement[], after: RefinedElement[]): string[] {
+    const d = diff({ elements: before }, { elements: after });
+    const lines: string[] = [];
+    let more = 0;
+    for (const e of d.elements) {
+      const mark = e.diff_status === "ADDED" ? "+" : e.diff_status === "REMOVED" ? "-" : e.diff_status === "MODIFIED" ? "~" : null;
+      if (!mark) continue;
+      if (lines.length < MAX_CHANGE_LINES) lines.push(`${mark} ${formatElement(e)}`);
+      else more++;
+    }
+    if (more) lines.push(`(${more} more changes; snapshot for the full page)`);
+    return lines;
+  }
+
   /** After an action: the outcome plus what changed, from a fresh (free) capture. */
   private async answer(tab: string, result: ActionResult): Promise<ActAnswer> {
     const previous = this.memory.get(tab);
@@ -272,17 +308,8 @@ export class AgentSession {
       const top = toPrompt({ ...fresh, url: req.url }, { tokenBudget: 200, maxElements: 5 });
       return { ...result, outcome: "navigated", changes: [], page: top.text };
     }
-    const d = diff({ elements: previous.baseline }, fresh);
+    const lines = this.changeLines(previous.baseline, fresh.elements);
     this.remember(tab, req.url, [], fresh.elements);
-    const lines: string[] = [];
-    let more = 0;
-    for (const e of d.elements) {
-      const mark = e.diff_status === "ADDED" ? "+" : e.diff_status === "REMOVED" ? "-" : e.diff_status === "MODIFIED" ? "~" : null;
-      if (!mark) continue;
-      if (lines.length < MAX_CHANGE_LINES) lines.push(`${mark} ${formatElement(e)}`);
-      else more++;
-    }
-    if (more) lines.push(`(${more} more changes; snapshot for the full page)`);
     return { ...result, changes: lines };
   }
 
