@@ -18,6 +18,7 @@ import {
 import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
 import { nearbyText } from "./nearby-text.js";
 import { contextText } from "./context-text.js";
+import { inferIconName } from "./icon-names.js";
 import { isOccluded, type HitCache, type HitFrame } from "./occlusion.js";
 import { patchLabels, type LabelPatch } from "./fast-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
@@ -30,6 +31,8 @@ import type { CollectOptions, CollectResult } from "./types.js";
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
 const TEXT_INPUT_BUTTONS = new Set(["submit", "button", "reset", "image"]);
 const VALUE_MAX = 200;
+/** A label that may be an icon font's ligature ("delete", "star_border"). */
+const LOWER_WORD = /^[a-z]+(?:_[a-z]+)*$/;
 const FIELD_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "slider", "checkbox", "radio", "switch", "listbox"]);
 
 interface Frame extends HitFrame {
@@ -321,7 +324,21 @@ function emit(
   if (has & Attr.Href) putIf(attrs, "href", tag === "a" || tag === "area" ? ctx.hrefs.resolve(el as HTMLAnchorElement) : el.getAttribute("href"));
   // Labels matter for fields; for other controls only when they have no words of their own.
   if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) putIf(attrs, "nearby_text", flatOrNull(nearbyText(el, ctx.labels?.labelsFor)));
-  if (kind === Kind.Interactive && (role === "button" || role === "link") && (text || name)) putIf(attrs, "context_text", flatOrNull(contextText(el, text || name)));
+  // Icon-only controls: what the icon says it is (class tokens, SVG, image file, glyph), beside
+  // the unchanged accessible name. Only short or empty labels are looked at (rare on any page).
+  let inferred: string | null = null;
+  if (kind === Kind.Interactive) {
+    const lbl = name || text;
+    if (lbl.length <= 3 || (lbl.length <= 30 && LOWER_WORD.test(lbl))) {
+      const inf = inferIconName(el, name, text, () => cs.backgroundImage);
+      if (inf) {
+        inferred = inf.name;
+        attrs.inferred_name = inf.name;
+        attrs.inferred_from = inf.from;
+      }
+    }
+  }
+  if (kind === Kind.Interactive && (role === "button" || role === "link" || inferred !== null) && (text || name || inferred)) putIf(attrs, "context_text", flatOrNull(contextText(el, text || name || "")));
   if (has & Attr.Name) putIf(attrs, "name", el.getAttribute("name"));
   putIf(attrs, "input_type", inputType);
   if (value !== null) attrs.value = value;

@@ -1,6 +1,7 @@
 // One element as one prompt line, e.g.
 //   [12] button "Search" @(640,88) primary
 //   [7] textbox[email] "Email" value="a@b.c" @(320,210) offscreen
+//   [9] button inferred "trash (delete)" near "Dana Lee Lunch on Friday" @(900,140)
 // Short words, no JSON punctuation: an element costs ~10-20 o200k tokens.
 import type { RefinedElement } from "../contract/index.js";
 
@@ -79,6 +80,9 @@ export function formatElement(el: RefinedElement, opts: LineOptions = {}): strin
   const { label, extra } = labelOf(el);
   if (label) parts.push(quote(label));
   if (extra) parts.push(`text ${quote(extra)}`);
+  // What an icon-only control's icon says it is: marked, since the page does not name it.
+  const inferred = clean(el.inferred_name);
+  if (inferred) parts.push(`inferred ${quote(cut(inferred, MAX_LABEL_CHARS / 2))}`);
   const near = clean(el.nearby_text);
   if (label && opts.includeNearby && near && !label.toLowerCase().includes(near.toLowerCase())) {
     parts.push(`near ${quote(cut(near, MAX_LABEL_CHARS / 2))}`);

@@ -74,7 +74,7 @@ class Fields {
   readonly attr: Int32Array;
   attrFlags = 0;
   ownWords: readonly string[] = [];
-  private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", ""];
+  private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", "", ""];
 
   constructor(private readonly lexicon: GoalLexicon) {
     this.primary = new Int32Array(lexicon.width);
@@ -96,13 +96,15 @@ class Fields {
     parts[4] = value;
     parts[5] = title;
     parts[6] = alt;
-    this.primaryText = squash(e.text || e.name || ariaLabel || title || value);
+    // An icon-only control's inferred name ("trash (delete)"): its only words.
+    parts[7] = e.inferred_name;
+    this.primaryText = squash(e.text || e.name || ariaLabel || title || value || e.inferred_name || "");
     // text, name and aria-label are often the same string: each distinct one is read once.
     this.primary.fill(0);
     this.partToks.length = 0;
     this.primaryCount = 0;
     let flags = 0;
-    for (let k = 0; k < 7; k++) {
+    for (let k = 0; k < 8; k++) {
       const p = parts[k];
       if (!p || parts.indexOf(p) !== k) continue;
       const toks = tokens(p);
@@ -116,7 +118,7 @@ class Fields {
       flags |= lex.fold(CLOSE_WORDS, this.primary);
     }
     this.primaryFlags = flags;
-    this.ownWords = tokens(e.text || e.name || ariaLabel || placeholder || title || alt);
+    this.ownWords = tokens(e.text || e.name || ariaLabel || placeholder || title || alt || e.inferred_name || "");
     this.nearby = squash(e.nearby_text ?? str(a.nearby_text));
     this.near.fill(0);
     this.nearbyFlags = lex.fold(tokens(this.nearby), this.near);

@@ -139,6 +139,9 @@ function refineOne(raw: RawElement, rv: RawView, vp: Viewport, parents: Map<numb
     nearby_text: textOf(a.nearby_text),
     diff_status: null,
     tag: tag === "" ? null : tag,
+    // Undefined when absent (left out of the JSON), set in the literal so every element has one shape.
+    inferred_name: textOf(a.inferred_name, 80) ?? undefined,
+    merged_ids: undefined,
   };
 
   const group: GroupItem = {
