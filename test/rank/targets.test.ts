@@ -8,7 +8,8 @@ import { createLinearReranker } from "@sightline/shared/rank";
 import { toPrompt } from "@sightline/shared/prompt";
 import type { RawElement } from "@sightline/shared/contract";
 import type { CollectResult } from "@sightline/shared/collector";
-import { byDomId, collectIn, useFixturePage } from "../collector/support.js";
+import { trackListeners } from "@sightline/shared/playwright";
+import { byDomId, collectIn, flatten, useFixturePage } from "../collector/support.js";
 
 const reranker = createLinearReranker(JSON.parse(readFileSync(fileURLToPath(new URL("../../shared/src/rank/model.json", import.meta.url)), "utf8")));
 
@@ -80,5 +81,51 @@ describe("icon-only controls", () => {
     ] as const) {
       expect(firstFor(body, goal), goal).toEqual({ heuristic: id, model: id });
     }
+  });
+});
+
+describe("controls made clickable only by script", () => {
+  const foundBy = (body: CollectResult, ids: string[]) =>
+    Object.fromEntries(ids.map((id) => [id, `${attr(byDomId(body, id), "found_by") ?? "-"} ${attr(byDomId(body, id), "inferred_name") ?? ""}`.trim()]));
+
+  it("finds listener-only elements from the init script's records, delegated ones through their container", async () => {
+    const page = await fx.page.context().browser()!.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await trackListeners(page);
+      await page.goto(fx.server.url("targets/listeners.html"));
+      const body = await collectIn(page);
+      expect(foundBy(body, ["sw-red", "sw-blue", "card-pro", "day-14", "sq-4", "shape-tri"])).toEqual({
+        "sw-red": "listener red square",
+        "sw-blue": "listener blue square",
+        "card-pro": "listener",
+        "day-14": "delegated-listener",
+        // Listened to from the document: found by its looks (a bordered tile among look-alikes).
+        "sq-4": "visual",
+        "shape-tri": "visual green triangle",
+      });
+      // The calendar grid itself is not a candidate (its cells are), nor the page.
+      expect(flatten(body.raw_elements).some((e) => e.attributes?.id === "cal")).toBe(false);
+      expect(firstFor(body, "Choose the Pro plan")).toEqual({ heuristic: "card-pro", model: "card-pro" });
+      expect(firstFor(body, "Pick the 14th")).toEqual({ heuristic: "day-14", model: "day-14" });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("without records, finds swatches, tiles and shapes by their looks", async () => {
+    const body = await open("targets/listeners.html");
+    expect(foundBy(body, ["sw-red", "sw-blue", "day-14", "sq-4", "shape-circle", "shape-rect", "shape-tri", "card-pro"])).toEqual({
+      "sw-red": "visual red square",
+      "sw-blue": "visual blue square",
+      "day-14": "visual",
+      "sq-4": "visual",
+      "shape-circle": "visual red circle",
+      "shape-rect": "visual blue square",
+      "shape-tri": "visual green triangle",
+      "card-pro": "-", // a text block with no listener record is not guessed at
+    });
+    expect(firstFor(body, "Click the blue colour")).toEqual({ heuristic: "sw-blue", model: "sw-blue" });
+    expect(firstFor(body, "Click on the red circle")).toEqual({ heuristic: "shape-circle", model: "shape-circle" });
+    expect(firstFor(body, "Select the green triangle")).toEqual({ heuristic: "shape-tri", model: "shape-tri" });
   });
 });

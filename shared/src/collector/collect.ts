@@ -19,6 +19,7 @@ import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
 import { nearbyText } from "./nearby-text.js";
 import { contextText } from "./context-text.js";
 import { inferIconName } from "./icon-names.js";
+import { FOUND_BY_NAMES, FoundBy, ROOT_SHARE, delegates, listenerRegistry, readLooks, shortLeaf, visualCandidate, type Visual } from "./listeners.js";
 import { isOccluded, type HitCache, type HitFrame } from "./occlusion.js";
 import { patchLabels, type LabelPatch } from "./fast-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
@@ -41,6 +42,10 @@ interface Frame extends HitFrame {
   clip: { l: number; t: number; r: number; b: number };
   out: RawElement[];
   depth: number;
+  /** Elements given click-like listeners (the init script's records), or null: none recorded. */
+  listeners: WeakSet<object> | null;
+  /** Also read looks (no records, or the page listens at the top and may delegate from there). */
+  looks: boolean;
 }
 
 interface Inherited {
@@ -50,6 +55,8 @@ interface Inherited {
   interactiveArea: number;
   parentPointer: boolean;
   shadow: boolean;
+  /** A container whose click listener serves its look-alike children (event delegation). */
+  delegate: Element | null;
 }
 
 interface Pending {
@@ -120,6 +127,25 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   // element pays for display (or a visibility check), cursor and position; candidates for the rest.
   const scan = scanAttributes(el);
   let kind = kindOf(el, tag, scan, ctx.allRoles);
+  // Script-only controls: a recorded click listener (or a delegating parent's) makes a candidate.
+  let found = FoundBy.None;
+  let delegating = false;
+  const reg = f.listeners;
+  if (reg !== null && kind !== Kind.Interactive) {
+    if (reg.has(el) && tag !== "body" && tag !== "html") {
+      const r = el.getBoundingClientRect();
+      if (r.width * r.height >= ROOT_SHARE * ctx.vw * ctx.vh) f.looks = true; // an app root: delegates from the top
+      else if (delegates(el)) delegating = true;
+      else {
+        kind = Kind.Interactive;
+        scan.handler = true;
+        found = FoundBy.Listener;
+      }
+    } else if (inh.delegate !== null && el.parentElement === inh.delegate) {
+      kind = Kind.Interactive;
+      found = FoundBy.Delegated;
+    }
+  }
   // A candidate is checked for visibility first: a visible element has a box, so its display
   // is not "none" and need not be read (display matters further only for non-candidates).
   let visible = kind !== Kind.None ? checkVisible(el) : null;
@@ -144,6 +170,12 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
       hoverPointer = true;
     }
   }
+  // No listener records: a visually distinct leaf outside any control is a low-priority candidate.
+  let look: Visual | null = null;
+  if (kind === Kind.None && f.looks && inh.interactiveArea === 0 && shortLeaf(el) && tag !== "body" && (look = visualCandidate(el, tag, cs, f.win)) !== null) {
+    kind = Kind.Interactive;
+    found = FoundBy.Visual;
+  } else if (found !== FoundBy.None && shortLeaf(el)) look = visualCandidate(el, tag, cs, f.win); // what a script-only control looks like
   let next = inh;
   let rawArea = 0;
   let emitted: RawElement | null = null;
@@ -163,7 +195,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     const bw = box.width;
     const bh = box.height;
     rawArea = bw * bh;
-    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, hoverPointer ? "pointer" : cursor, pos, box.left, box.top, bw, bh, hoverPointer, ctx, f, inh);
+    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, hoverPointer ? "pointer" : cursor, pos, box.left, box.top, bw, bh, hoverPointer, ctx, f, inh, found, look);
   }
   if (f.depth === 0 && pos !== "static" && (pos !== "relative" || cs.zIndex !== "auto")) {
     // Only positioned boxes paint over content that comes before them; elements no such box
@@ -175,13 +207,14 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const role = emitted ? (emitted.attributes?.role as string) : scan.roleAttr;
   const isGroup = GROUP_TAGS.has(tag) || (role !== null && GROUP_ROLES.has(role));
   const interactiveArea = kind === Kind.Interactive && rawArea > 0 ? rawArea : inh.interactiveArea;
-  if (isGroup || pointer !== inh.parentPointer || interactiveArea !== inh.interactiveArea || (el.shadowRoot && !inh.shadow)) {
+  if (isGroup || pointer !== inh.parentPointer || interactiveArea !== inh.interactiveArea || (el.shadowRoot && !inh.shadow) || delegating || inh.delegate !== null) {
     next = {
       container: isGroup ? idFor(el, ctx.state) : inh.container,
       sequence: isGroup ? sequenceLike(tag, role) : inh.sequence,
       interactiveArea,
       parentPointer: pointer,
       shadow: inh.shadow,
+      delegate: delegating ? el : null,
     };
   }
 
@@ -270,6 +303,9 @@ function emit(
   ctx: Ctx,
   f: Frame,
   inh: Inherited,
+  /** Which path made it a candidate when its markup did not (listener records, looks). */
+  found: FoundBy = FoundBy.None,
+  look: Visual | null = null,
 ): RawElement | null {
   const x = left + f.offX;
   const y = top + f.offY;
@@ -335,10 +371,19 @@ function emit(
         inferred = inf.name;
         attrs.inferred_name = inf.name;
         attrs.inferred_from = inf.from;
+      } else if (look !== null && look.hint !== null && !lbl) {
+        // A swatch or a drawn shape: what it looks like is all it says ("blue square").
+        inferred = look.hint;
+        attrs.inferred_name = look.hint;
+        attrs.inferred_from = look.kind;
       }
     }
   }
-  if (kind === Kind.Interactive && (role === "button" || role === "link" || inferred !== null) && (text || name || inferred)) putIf(attrs, "context_text", flatOrNull(contextText(el, text || name || "")));
+  if (found !== FoundBy.None) attrs.found_by = FOUND_BY_NAMES[found];
+  if (look !== null) attrs.visual_kind = look.kind;
+  if (kind === Kind.Interactive && (role === "button" || role === "link" || inferred !== null || found !== FoundBy.None) && (text || name || inferred || found !== FoundBy.None)) {
+    putIf(attrs, "context_text", flatOrNull(contextText(el, text || name || "")));
+  }
   if (has & Attr.Name) putIf(attrs, "name", el.getAttribute("name"));
   putIf(attrs, "input_type", inputType);
   if (value !== null) attrs.value = value;
@@ -441,10 +486,13 @@ function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, parent:
     },
     out: [],
     depth: parent.depth + 1,
+    listeners: doc.defaultView ? listenerRegistry(doc.defaultView) : null,
+    looks: true,
   };
+  frame.looks = readLooks(frame.listeners, frame.win);
   scanStyleRules(doc, ctx.rules);
   if (doc.defaultView) ctx.labels?.add(doc.defaultView);
-  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false };
+  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, delegate: null };
   if (doc.body) visit(doc.body, ctx, frame, inh);
   raw.iframe_content = frame.out;
 }
@@ -531,7 +579,10 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     clip: { l: 0, t: 0, r: vw, b: vh },
     out: [],
     depth: 0,
+    listeners: listenerRegistry(window),
+    looks: true,
   };
+  top.looks = readLooks(top.listeners, window);
   let t = performance.now();
   scanStyleRules(document, rules);
   t = mark("style_rules", t);
@@ -542,7 +593,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   // text reuses every card and control the walk has read instead of walking them again.
   const captcha = withTextCache(() => {
     try {
-      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false });
+      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, delegate: null });
     } finally {
       ctx.labels?.restore();
     }

@@ -104,15 +104,23 @@ function describe(slug: string): string | null {
   return `${own} (${meaning})`;
 }
 
+/** A bare class word that names an icon ("trash", "btn-close", "star-icon"). */
+const BARE = /^(?:(?:btn|button|js|action|act|ic|icn)[-_])?([a-z]+(?:-[a-z]+)?)(?:[-_](?:btn|button|icon|ico|link|action))?$/;
+
 function fromClass(cls: string | null): string | null {
   if (!cls) return null;
-  for (const tok of cls.split(/\s+/)) {
+  const toks = cls.split(/\s+/);
+  for (const tok of toks) {
     const m = ICON_CLASS.exec(tok);
     if (!m) continue;
     const name = m[1];
     if (GENERIC_SUFFIX.test(name)) continue;
     const d = describe(name);
     if (d) return d;
+  }
+  for (const tok of toks) {
+    const m = BARE.exec(tok.toLowerCase());
+    if (m && Object.hasOwn(ICON_MEANING, m[1]) && m[1] !== "list" && m[1] !== "link" && m[1] !== "more") return describe(m[1]);
   }
   return null;
 }

@@ -37,6 +37,10 @@ export interface CollectOptions {
  *   icon font's ligature, what its icon says it is ("trash (delete)"), and where that came from:
  *   icon-class | ligature | svg-title | svg-use | data-icon | image-file | symbol |
  *   background-image (icon-names.ts). The accessible name stays as computed.
+ * - `found_by`: how a candidate its markup did not make was found: "listener" (a recorded click
+ *   listener, see listeners.ts), "delegated-listener" (a look-alike child of a container whose
+ *   listener serves them), "visual" (no listener records: a visually distinct leaf box, with
+ *   `visual_kind` swatch | icon | tile | shape).
  * - `has_click_handler`: "true" for an inline on* handler or an `onclick` property.
  * - `is_clickable`: "true" when the element is an interactive candidate with cursor:pointer
  *   (computed, or from a `:hover { cursor: pointer }` rule; then also `cursor_on_hover`).
