@@ -129,3 +129,18 @@ describe("controls made clickable only by script", () => {
     expect(firstFor(body, "Select the green triangle")).toEqual({ heuristic: "shape-tri", model: "shape-tri" });
   });
 });
+
+describe("look-alike controls in repeated rows", () => {
+  it("ranks the row's control for a goal naming the row, and shows the row in toPrompt", async () => {
+    const body = await open("targets/icons.html");
+    expect(firstFor(body, "Delete the email from Marco")).toEqual({ heuristic: "del-marco", model: "del-marco" });
+    expect(firstFor(body, "Star the invoice email")).toEqual({ heuristic: "star-priya", model: "star-priya" });
+    const out = refineSnapshot({ ...body, goal: "Delete the email from Marco" });
+    const del = out.elements[0];
+    // (The row's other icon's ligature text is part of the row's text.)
+    expect(del.context_text).toBe("Marco Ruiz Team offsite photos star_border");
+    expect(toPrompt({ elements: [del] }, { header: false }).text).toMatch(/^\[\d+\] button inferred "trash \(delete\)" row "Marco Ruiz Team offsite photos star_border" @/);
+    // A control with a label of its own is not look-alike: no row text.
+    expect(out.elements.find((e) => e.id === byDomId(body, "t-use")?.id)?.context_text).toBeUndefined();
+  });
+});

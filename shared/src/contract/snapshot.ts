@@ -202,6 +202,11 @@ export const RefinedElementSchema = z.object({
    * read this as a hint, marked as inferred.
    */
   inferred_name: z.string().optional(),
+  /**
+   * Sightline addition, present only for look-alike controls (several of the same role and label,
+   * like a list's trash icons or "Book" buttons): the text of the row or card around this one.
+   */
+  context_text: z.string().optional(),
   /** Sightline addition, present only when merged: ids of same-box interactive elements folded into this one (each still resolvable for actions). */
   merged_ids: z.array(z.number()).optional(),
 });

@@ -44,6 +44,7 @@ export const BASE_FEATURES = [
   "rel_y", // vertical position relative to the lowest candidate (0 top .. 1 bottom)
   "log_words", // log(1 + number of the element's own words)
   "empty_text", // the element has no text/name at all
+  "row_ctx", // look-alike controls only: share of goal words found in its row/card text (context_text), not in its own words
 ] as const;
 export type BaseFeature = (typeof BASE_FEATURES)[number];
 
@@ -73,6 +74,9 @@ class Fields {
   nearbyFlags = 0;
   readonly attr: Int32Array;
   attrFlags = 0;
+  /** Match levels of the goal's words in the row/card text (look-alike controls only), or null. */
+  readonly row: Int32Array;
+  hasRow = false;
   ownWords: readonly string[] = [];
   private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", "", ""];
 
@@ -80,6 +84,7 @@ class Fields {
     this.primary = new Int32Array(lexicon.width);
     this.near = new Int32Array(lexicon.width);
     this.attr = new Int32Array(lexicon.width);
+    this.row = new Int32Array(lexicon.width);
   }
 
   read(c: Candidate): void {
@@ -124,6 +129,11 @@ class Fields {
     this.nearbyFlags = lex.fold(tokens(this.nearby), this.near);
     this.attr.fill(0);
     this.attrFlags = lex.fold(tokens(e.href ?? str(a.href)), this.attr) | lex.fold(tokens(str(a.name)), this.attr) | lex.fold(tokens(str(a.id)), this.attr);
+    this.hasRow = !!e.context_text;
+    if (this.hasRow) {
+      this.row.fill(0);
+      lex.fold(tokens(e.context_text as string), this.row);
+    }
   }
 
   /** Whether one of the primary words is `word`. */
@@ -282,6 +292,12 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
       r[idx.cov_syn] = sy / nWords;
       r[idx.cov_nearby] = nb / nWords;
       r[idx.cov_attr] = at / nWords;
+      if (f.hasRow) {
+        // "Delete the email from Dana": the trash icon in Dana's row. Words the control says itself do not count twice.
+        let rw = 0;
+        for (let k = 0; k < nWords; k++) if (f.primary[k] === 0 && f.row[k] >= STEM) rw++;
+        r[idx.row_ctx] = rw / nWords;
+      }
       if (f.ownWords.length > 0) r[idx.precision] = lexicon.countInGoal(f.ownWords) / f.ownWords.length;
     }
     for (const num of intent.numbers) {

@@ -19,6 +19,7 @@ import { flattenElements } from "./flatten.js";
 import { assignGroups, deriveViewport, intersectsViewport, viewportCoverage, type GroupItem } from "./geometry.js";
 import { importanceOf, isPrimary, parseFontWeight, type ImportanceInput } from "./importance.js";
 import { detectModals, type ModalItem } from "./modal.js";
+import { markRowContext } from "./lookalike.js";
 import { VISUAL_TAGS, deriveRole } from "./roles.js";
 import { accessibleName, readHref, readStates, readValue } from "./states.js";
 import { boolOf, compact, finiteOr, str, textOf, toNumber } from "./text.js";
@@ -142,6 +143,7 @@ function refineOne(raw: RawElement, rv: RawView, vp: Viewport, parents: Map<numb
     // Undefined when absent (left out of the JSON), set in the literal so every element has one shape.
     inferred_name: textOf(a.inferred_name, 80) ?? undefined,
     merged_ids: undefined,
+    context_text: undefined,
   };
 
   const group: GroupItem = {
@@ -261,6 +263,7 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
     w.el.in_dominant_group = w.group.in_dominant_group;
   }
 
+  markRowContext(candidates);
   candidates.sort(byImportance);
   const limit = effectiveLimit(req.options?.limit, opts.cap ?? SNAPSHOT_DEFAULT_CAP);
   const reranker = opts.reranker ?? null;
