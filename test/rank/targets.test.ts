@@ -144,3 +144,27 @@ describe("look-alike controls in repeated rows", () => {
     expect(out.elements.find((e) => e.id === byDomId(body, "t-use")?.id)?.context_text).toBeUndefined();
   });
 });
+
+describe("nested duplicates", () => {
+  it("merges an interactive element with the one inside it that covers the same box", async () => {
+    const body = await open("targets/nested.html");
+    const raw = (id: string) => byDomId(body, id)!.id;
+    const out = refineSnapshot(body);
+    const ids = new Set(out.elements.map((e) => e.id));
+    const kept = (a: string, b: string) => {
+      const both = [raw(a), raw(b)].filter((i) => ids.has(i));
+      expect(both, `${a} / ${b}`).toHaveLength(1);
+      const el = out.elements.find((e) => e.id === both[0])!;
+      expect(el.merged_ids).toEqual([both[0] === raw(a) ? raw(b) : raw(a)]);
+      return both[0] === raw(a) ? a : b;
+    };
+    // The tab and its link: both are named; the link (native, where the click lands) stays.
+    expect(kept("tab-security", "a-security")).toBe("a-security");
+    expect(kept("li-export", "b-export")).toBe("b-export");
+    expect(kept("wrap-save", "b-save")).toBe("b-save");
+    // A label around a checkbox is not the same box: both stay.
+    expect(ids.has(raw("cb-remember"))).toBe(true);
+    expect(firstFor(body, "Open the Security tab")).toEqual({ heuristic: "a-security", model: "a-security" });
+    expect(firstFor(body, "Export my data")).toEqual({ heuristic: "b-export", model: "b-export" });
+  });
+});

@@ -20,6 +20,7 @@ import { assignGroups, deriveViewport, intersectsViewport, viewportCoverage, typ
 import { importanceOf, isPrimary, parseFontWeight, type ImportanceInput } from "./importance.js";
 import { detectModals, type ModalItem } from "./modal.js";
 import { markRowContext } from "./lookalike.js";
+import { mergeDuplicates } from "./merge.js";
 import { VISUAL_TAGS, deriveRole } from "./roles.js";
 import { accessibleName, readHref, readStates, readValue } from "./states.js";
 import { boolOf, compact, finiteOr, str, textOf, toNumber } from "./text.js";
@@ -256,6 +257,9 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
     w.el.importance = importanceOf(w.imp);
   }
 
+  // One target reported twice (a tab and its link): merged before grouping and ranking.
+  const merged = mergeDuplicates(candidates);
+  if (merged !== candidates) candidates.splice(0, candidates.length, ...merged);
   const dominant = assignGroups(candidates.map((w) => w.group));
   for (const w of candidates) {
     w.el.group_key = w.group.group_key;
