@@ -21,6 +21,7 @@ import { importanceOf, isPrimary, parseFontWeight, type ImportanceInput } from "
 import { detectModals, type ModalItem } from "./modal.js";
 import { markRowContext } from "./lookalike.js";
 import { mergeDuplicates } from "./merge.js";
+import { unanswered } from "./vision.js";
 import { VISUAL_TAGS, deriveRole } from "./roles.js";
 import { accessibleName, readHref, readStates, readValue } from "./states.js";
 import { boolOf, compact, finiteOr, str, textOf, toNumber } from "./text.js";
@@ -300,6 +301,16 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
     modalCount: modal_grids.length,
     viewportDerived,
   });
+
+  // The goal asks how something looks and nothing described says it, with a picture in view.
+  if (goal !== "" && diagnostics.requires_vision !== true && visualCoverage > 0) {
+    const missing = unanswered(goal, candidates.map((w) => w.el));
+    if (missing.length > 0) {
+      const reason = `the goal asks for ${missing.map((w) => `"${w}"`).join(", ")}, which no element's text, name or colour describes, and images, canvas or SVG are in view: the answer is likely in pixels`;
+      diagnostics.requires_vision = true;
+      diagnostics.requires_vision_reason = reason;
+    }
+  }
 
   return {
     viewport: vp,

@@ -36,3 +36,18 @@ describe("row context", () => {
     expect(out.find((e) => e.id === 9)?.context_text).toBeUndefined();
   });
 });
+
+describe("requires_vision from the goal", () => {
+  const canvas = raw("canvas", { id: 1, width: 300, height: 200 });
+  const ok = raw("button", { id: 2, y: 220, text: "Submit" });
+  it("is raised when the goal asks for a look nothing describes and a picture is in view", () => {
+    const d = refineSnapshot(request([canvas, ok], { goal: "Click the red circle" })).diagnostics!;
+    expect(d.requires_vision).toBe(true);
+    expect(d.requires_vision_reason).toContain('"red", "circle"');
+  });
+  it("is not raised when an element's description answers it, or without a goal", () => {
+    const shape = raw("circle", { id: 3, x: 20, y: 20, width: 40, height: 40, attributes: { inferred_name: "red circle", found_by: "visual" } });
+    expect(refineSnapshot(request([canvas, ok, shape], { goal: "Click the red circle" })).diagnostics!.requires_vision).toBe(false);
+    expect(refineSnapshot(request([canvas, ok])).diagnostics!.requires_vision).toBe(false);
+  });
+});
