@@ -57,6 +57,8 @@ interface Inherited {
   shadow: boolean;
   /** A container whose click listener serves its look-alike children (event delegation). */
   delegate: Element | null;
+  /** Inside a recorded listener's subtree: its parts may be what it handles, so read their looks. */
+  looks: boolean;
 }
 
 interface Pending {
@@ -130,6 +132,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   // Script-only controls: a recorded click listener (or a delegating parent's) makes a candidate.
   let found = FoundBy.None;
   let delegating = false;
+  let opensLooks = false;
   const reg = f.listeners;
   if (reg !== null && kind !== Kind.Interactive) {
     if (reg.has(el) && tag !== "body" && tag !== "html") {
@@ -137,6 +140,8 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
       if (r.width * r.height >= ROOT_SHARE * ctx.vw * ctx.vh) f.looks = true; // an app root: delegates from the top
       else if (delegates(el)) delegating = true;
       else {
+        // A listener on a drawing or a group of parts (an <svg>, a widget) may handle clicks on them.
+        opensLooks = el.firstElementChild !== null && !inh.looks;
         kind = Kind.Interactive;
         scan.handler = true;
         found = FoundBy.Listener;
@@ -172,7 +177,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   }
   // No listener records: a visually distinct leaf outside any control is a low-priority candidate.
   let look: Visual | null = null;
-  if (kind === Kind.None && f.looks && inh.interactiveArea === 0 && shortLeaf(el) && tag !== "body" && (look = visualCandidate(el, tag, cs, f.win)) !== null) {
+  if (kind === Kind.None && (f.looks || inh.looks) && (inh.interactiveArea === 0 || inh.looks) && shortLeaf(el) && tag !== "body" && (look = visualCandidate(el, tag, cs, f.win)) !== null) {
     kind = Kind.Interactive;
     found = FoundBy.Visual;
   } else if (found !== FoundBy.None && shortLeaf(el)) look = visualCandidate(el, tag, cs, f.win); // what a script-only control looks like
@@ -207,7 +212,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const role = emitted ? (emitted.attributes?.role as string) : scan.roleAttr;
   const isGroup = GROUP_TAGS.has(tag) || (role !== null && GROUP_ROLES.has(role));
   const interactiveArea = kind === Kind.Interactive && rawArea > 0 ? rawArea : inh.interactiveArea;
-  if (isGroup || pointer !== inh.parentPointer || interactiveArea !== inh.interactiveArea || (el.shadowRoot && !inh.shadow) || delegating || inh.delegate !== null) {
+  if (isGroup || pointer !== inh.parentPointer || interactiveArea !== inh.interactiveArea || (el.shadowRoot && !inh.shadow) || delegating || inh.delegate !== null || opensLooks) {
     next = {
       container: isGroup ? idFor(el, ctx.state) : inh.container,
       sequence: isGroup ? sequenceLike(tag, role) : inh.sequence,
@@ -215,6 +220,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
       parentPointer: pointer,
       shadow: inh.shadow,
       delegate: delegating ? el : null,
+      looks: inh.looks || opensLooks,
     };
   }
 
@@ -492,7 +498,7 @@ function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, parent:
   frame.looks = readLooks(frame.listeners, frame.win);
   scanStyleRules(doc, ctx.rules);
   if (doc.defaultView) ctx.labels?.add(doc.defaultView);
-  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, delegate: null };
+  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, delegate: null, looks: false };
   if (doc.body) visit(doc.body, ctx, frame, inh);
   raw.iframe_content = frame.out;
 }
@@ -593,7 +599,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   // text reuses every card and control the walk has read instead of walking them again.
   const captcha = withTextCache(() => {
     try {
-      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, delegate: null });
+      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, delegate: null, looks: false });
     } finally {
       ctx.labels?.restore();
     }
