@@ -8,6 +8,10 @@
 //            are found by their looks only.
 // --compare-bundle B.js --compare-refine R.mjs [--compare-model M.json]: the same pages through
 // another build (e.g. the code before issue 21, see bench/README.md), side by side.
+// The "before" build of docs/quality.md: `git archive e7118ee shared | tar -x -C /tmp/base`, link
+// node_modules, `node /tmp/base/shared/scripts/build-collector.mjs`, and an esbuild ESM bundle
+// of an entry re-exporting refineSnapshot (refine/) and createLinearReranker (rank/), with that
+// commit's model.json as --compare-model.
 // --jsonl FILE: also writes the "records" captures in the training script's format (id, task,
 // goal, gold_bbox, body), for leave-one-family-out training (shared/scripts/train-rank.mjs --data).
 //

@@ -1,6 +1,9 @@
 // Which candidates' centres fall inside a candidate's box (a landmark, list or card holding
 // controls): shared by the heuristic's and the model's container features.
-import type { Candidate } from "./features.js";
+import type { RefinedElement } from "../contract/index.js";
+
+/** What these functions read of a candidate (structural: no import of features.ts, no cycle). */
+type Candidate = { element: Pick<RefinedElement, "bbox"> };
 
 /**
  * Candidate centres sorted by y, so "which centres fall inside this box" is a binary search and
