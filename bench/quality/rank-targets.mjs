@@ -82,11 +82,16 @@ function rankOf(elements, gold) {
 const browser = await launchChromium();
 const jsonl = [];
 const results = []; // { family, split, mode, side, present, h1Heur, h1Model, found_by }
-async function capture(c, records, src) {
+// One page per mode, navigated from case to case (the init script stays on the records one).
+const pages = {};
+for (const mode of ["records", "looks"]) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-  try {
-    if (records) await ctx.addInitScript({ content: LISTENER_INIT_SCRIPT });
-    const page = await ctx.newPage();
+  if (mode === "records") await ctx.addInitScript({ content: LISTENER_INIT_SCRIPT });
+  pages[mode] = await ctx.newPage();
+}
+async function capture(c, records, src) {
+  const page = pages[records ? "records" : "looks"];
+  {
     await page.goto(`${origin}/${c.id}`);
     const gold = await page.evaluate(() => {
       const r = document.querySelector('[data-t="gold"]').getBoundingClientRect();
@@ -95,8 +100,6 @@ async function capture(c, records, src) {
     await page.evaluate(src);
     const body = JSON.parse(await page.evaluate(() => globalThis.sightline.collectJSON({})));
     return { body, gold };
-  } finally {
-    await ctx.close();
   }
 }
 function score(refine, rr, body, goal, gold) {

@@ -158,13 +158,13 @@ describe("nested duplicates", () => {
       expect(el.merged_ids).toEqual([both[0] === raw(a) ? raw(b) : raw(a)]);
       return both[0] === raw(a) ? a : b;
     };
-    // The tab and its link: both are named; the link (native, where the click lands) stays.
-    expect(kept("tab-security", "a-security")).toBe("a-security");
+    // The tab and its link: both are named; the tab (its role and selection state) stays.
+    expect(kept("tab-security", "a-security")).toBe("tab-security");
     expect(kept("li-export", "b-export")).toBe("b-export");
     expect(kept("wrap-save", "b-save")).toBe("b-save");
     // A label around a checkbox is not the same box: both stay.
     expect(ids.has(raw("cb-remember"))).toBe(true);
-    expect(firstFor(body, "Open the Security tab")).toEqual({ heuristic: "a-security", model: "a-security" });
+    expect(firstFor(body, "Open the Security tab")).toEqual({ heuristic: "tab-security", model: "tab-security" });
     expect(firstFor(body, "Export my data")).toEqual({ heuristic: "b-export", model: "b-export" });
   });
 });

@@ -1,9 +1,11 @@
 // Nested duplicates: a tab and the link inside it, a list item and its only button, a custom
 // control and the native one it wraps — one target reported twice, the wrong one often first.
 // Two clickable candidates whose boxes coincide are merged: the one an agent should click is
-// kept (it carries a label; then a native control over an ARIA role over a cursor/handler; then
-// the inner one, where the click lands), and the other's id goes in its `merged_ids` (the page
-// still knows that id, so an action by it still resolves).
+// kept (it carries a label; then a widget item's role; then a native control over an ARIA role
+// over a cursor/handler; then the inner one, where the click lands), and the other's id goes in its `merged_ids` (the page
+// still knows that id, so an action by it still resolves). A widget item (a tab, a menu item)
+// wins over the plain link or button inside it: it carries the role and state, and the click
+// lands in the same box.
 import type { RawElement, RefinedElement } from "../contract/index.js";
 
 const NATIVE = new Set(["button", "a", "input", "select", "textarea", "summary", "option"]);
@@ -23,10 +25,14 @@ function clickable(w: MergeItem): boolean {
   return w.interactive || w.el.visual_cues.is_clickable;
 }
 
+/** Roles of a composite widget's items: they carry the state (selected tab, checked item) the plain link inside lacks. */
+const WIDGET_ROLES = new Set(["tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "treeitem", "checkbox", "radio", "switch", "gridcell"]);
+
 function merit(w: MergeItem): number {
   const e = w.el;
   let m = 0;
-  if (e.name || e.text) m += 8;
+  if (e.name || e.text) m += 16;
+  if (WIDGET_ROLES.has(e.role)) m += 8;
   if (e.tag !== null && NATIVE.has(e.tag)) m += 4;
   if (CLICK_ROLES.has(e.role)) m += 2;
   return m;
