@@ -108,7 +108,11 @@ export function visualCandidate(el: Element, tag: string, cs: CSSStyleDeclaratio
   const w = r.width, h = r.height;
   if (w < MIN_SIDE || h < MIN_SIDE || w > MAX_SIDE || h > MAX_SIDE) return null;
   if (SVG_SHAPES.has(tag)) {
-    if (!(el as SVGElement).ownerSVGElement) return null;
+    const svg = (el as SVGGraphicsElement).ownerSVGElement;
+    if (!svg) return null;
+    // A shape filling its drawing is the drawing's background, not a target.
+    const o = svg.getBoundingClientRect();
+    if (w * h >= 0.8 * o.width * o.height) return null;
     const fill = describeColor(cs.fill && cs.fill.startsWith("rgb") ? cs.fill : null).name;
     const shape = shapeWord(tag, el, w, h);
     return { kind: "shape", hint: fill ? `${fill} ${shape}` : shape };
