@@ -1,6 +1,7 @@
 // Renders one URL in a fresh context of the pool, behind a per-render egress proxy that
 // enforces the host policy, then hands the settled page to the caller's `use`. The context,
 // proxy, routes and blank page may have been made ahead as the pool's spare for the same key.
+import { LISTENER_INIT_SCRIPT } from "@sightline/shared/playwright";
 import type { BrowserContextOptions, Page, Response } from "playwright-core";
 import { EgressRefusal, REFUSED_HEADER, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../net/index.js";
 import { ENGINES, RENDER_VIEWPORT, applyEngine, navigate, type EngineName } from "./engines.js";
@@ -143,7 +144,11 @@ function renderRecipe(req: RenderRequest, proxyHost: string): ContextRecipe<Egre
       const options = contextOptions({ proxy: { server: proxy.server, ...(proxy.credentials ?? {}) }, ...(scripts ? {} : { javaScriptEnabled: false }) });
       return { value: proxy, options, close: () => proxy.close() };
     },
-    setup: (context) => applyEngine(context, engine),
+    setup: async (context) => {
+      // Records click listeners as the page registers them, so script-only controls are found.
+      if (scripts) await context.addInitScript({ content: LISTENER_INIT_SCRIPT });
+      await applyEngine(context, engine);
+    },
     // A spare's proxy has never been asked for anything; if it has, it is not handed out.
     untouched: (proxy) => proxy.forwarded === 0 && proxy.refusals.length === 0,
   };

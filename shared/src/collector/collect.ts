@@ -18,6 +18,8 @@ import {
 import { scanStyleRules, emptyRuleSets, type RuleSets } from "./style-rules.js";
 import { nearbyText } from "./nearby-text.js";
 import { contextText } from "./context-text.js";
+import { inferIconName } from "./icon-names.js";
+import { FOUND_BY_NAMES, FoundBy, ROOT_SHARE, delegates, listenerRegistry, readLooks, shortLeaf, visualCandidate, type Visual } from "./listeners.js";
 import { isOccluded, type HitCache, type HitFrame } from "./occlusion.js";
 import { patchLabels, type LabelPatch } from "./fast-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
@@ -30,6 +32,8 @@ import type { CollectOptions, CollectResult } from "./types.js";
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
 const TEXT_INPUT_BUTTONS = new Set(["submit", "button", "reset", "image"]);
 const VALUE_MAX = 200;
+/** A label that may be an icon font's ligature ("delete", "star_border"). */
+const LOWER_WORD = /^[a-z]+(?:_[a-z]+)*$/;
 const FIELD_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "slider", "checkbox", "radio", "switch", "listbox"]);
 
 interface Frame extends HitFrame {
@@ -38,6 +42,10 @@ interface Frame extends HitFrame {
   clip: { l: number; t: number; r: number; b: number };
   out: RawElement[];
   depth: number;
+  /** Elements given click-like listeners (the init script's records), or null: none recorded. */
+  listeners: WeakSet<object> | null;
+  /** Also read looks (no records, or the page listens at the top and may delegate from there). */
+  looks: boolean;
 }
 
 interface Inherited {
@@ -47,6 +55,10 @@ interface Inherited {
   interactiveArea: number;
   parentPointer: boolean;
   shadow: boolean;
+  /** A container whose click listener serves its look-alike children (event delegation). */
+  delegate: Element | null;
+  /** Inside a recorded listener's subtree: its parts may be what it handles, so read their looks. */
+  looks: boolean;
 }
 
 interface Pending {
@@ -117,6 +129,28 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   // element pays for display (or a visibility check), cursor and position; candidates for the rest.
   const scan = scanAttributes(el);
   let kind = kindOf(el, tag, scan, ctx.allRoles);
+  // Script-only controls: a recorded click listener (or a delegating parent's) makes a candidate.
+  let found = FoundBy.None;
+  let delegating = false;
+  let opensLooks = false;
+  const reg = f.listeners;
+  if (reg !== null && kind !== Kind.Interactive) {
+    if (reg.has(el) && tag !== "body" && tag !== "html") {
+      const r = el.getBoundingClientRect();
+      if (r.width * r.height >= ROOT_SHARE * ctx.vw * ctx.vh) f.looks = true; // an app root: delegates from the top
+      else if (delegates(el)) delegating = true;
+      else {
+        // A listener on a drawing or a group of parts (an <svg>, a widget) may handle clicks on them.
+        opensLooks = el.firstElementChild !== null && !inh.looks;
+        kind = Kind.Interactive;
+        scan.handler = true;
+        found = FoundBy.Listener;
+      }
+    } else if (inh.delegate !== null && el.parentElement === inh.delegate) {
+      kind = Kind.Interactive;
+      found = FoundBy.Delegated;
+    }
+  }
   // A candidate is checked for visibility first: a visible element has a box, so its display
   // is not "none" and need not be read (display matters further only for non-candidates).
   let visible = kind !== Kind.None ? checkVisible(el) : null;
@@ -141,6 +175,12 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
       hoverPointer = true;
     }
   }
+  // No listener records: a visually distinct leaf outside any control is a low-priority candidate.
+  let look: Visual | null = null;
+  if (kind === Kind.None && (f.looks || inh.looks) && (inh.interactiveArea === 0 || inh.looks) && shortLeaf(el) && tag !== "body" && (look = visualCandidate(el, tag, cs, f.win)) !== null) {
+    kind = Kind.Interactive;
+    found = FoundBy.Visual;
+  } else if (found !== FoundBy.None && shortLeaf(el)) look = visualCandidate(el, tag, cs, f.win); // what a script-only control looks like
   let next = inh;
   let rawArea = 0;
   let emitted: RawElement | null = null;
@@ -160,7 +200,7 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
     const bw = box.width;
     const bh = box.height;
     rawArea = bw * bh;
-    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, hoverPointer ? "pointer" : cursor, pos, box.left, box.top, bw, bh, hoverPointer, ctx, f, inh);
+    if (rawArea > 0) emitted = emit(el, tag, kind, scan, cs, hoverPointer ? "pointer" : cursor, pos, box.left, box.top, bw, bh, hoverPointer, ctx, f, inh, found, look);
   }
   if (f.depth === 0 && pos !== "static" && (pos !== "relative" || cs.zIndex !== "auto")) {
     // Only positioned boxes paint over content that comes before them; elements no such box
@@ -172,13 +212,15 @@ function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const role = emitted ? (emitted.attributes?.role as string) : scan.roleAttr;
   const isGroup = GROUP_TAGS.has(tag) || (role !== null && GROUP_ROLES.has(role));
   const interactiveArea = kind === Kind.Interactive && rawArea > 0 ? rawArea : inh.interactiveArea;
-  if (isGroup || pointer !== inh.parentPointer || interactiveArea !== inh.interactiveArea || (el.shadowRoot && !inh.shadow)) {
+  if (isGroup || pointer !== inh.parentPointer || interactiveArea !== inh.interactiveArea || (el.shadowRoot && !inh.shadow) || delegating || inh.delegate !== null || opensLooks) {
     next = {
       container: isGroup ? idFor(el, ctx.state) : inh.container,
       sequence: isGroup ? sequenceLike(tag, role) : inh.sequence,
       interactiveArea,
       parentPointer: pointer,
       shadow: inh.shadow,
+      delegate: delegating ? el : null,
+      looks: inh.looks || opensLooks,
     };
   }
 
@@ -267,6 +309,9 @@ function emit(
   ctx: Ctx,
   f: Frame,
   inh: Inherited,
+  /** Which path made it a candidate when its markup did not (listener records, looks). */
+  found: FoundBy = FoundBy.None,
+  look: Visual | null = null,
 ): RawElement | null {
   const x = left + f.offX;
   const y = top + f.offY;
@@ -321,7 +366,30 @@ function emit(
   if (has & Attr.Href) putIf(attrs, "href", tag === "a" || tag === "area" ? ctx.hrefs.resolve(el as HTMLAnchorElement) : el.getAttribute("href"));
   // Labels matter for fields; for other controls only when they have no words of their own.
   if (kind === Kind.Interactive && (FIELD_ROLES.has(role) || (!name && !text))) putIf(attrs, "nearby_text", flatOrNull(nearbyText(el, ctx.labels?.labelsFor)));
-  if (kind === Kind.Interactive && (role === "button" || role === "link") && (text || name)) putIf(attrs, "context_text", flatOrNull(contextText(el, text || name)));
+  // Icon-only controls: what the icon says it is (class tokens, SVG, image file, glyph), beside
+  // the unchanged accessible name. Only short or empty labels are looked at (rare on any page).
+  let inferred: string | null = null;
+  if (kind === Kind.Interactive) {
+    const lbl = name || text;
+    if (lbl.length <= 3 || (lbl.length <= 30 && LOWER_WORD.test(lbl))) {
+      const inf = inferIconName(el, name, text, () => cs.backgroundImage);
+      if (inf) {
+        inferred = inf.name;
+        attrs.inferred_name = inf.name;
+        attrs.inferred_from = inf.from;
+      } else if (look !== null && look.hint !== null && !lbl) {
+        // A swatch or a drawn shape: what it looks like is all it says ("blue square").
+        inferred = look.hint;
+        attrs.inferred_name = look.hint;
+        attrs.inferred_from = look.kind;
+      }
+    }
+  }
+  if (found !== FoundBy.None) attrs.found_by = FOUND_BY_NAMES[found];
+  if (look !== null) attrs.visual_kind = look.kind;
+  if (kind === Kind.Interactive && (role === "button" || role === "link" || inferred !== null || found !== FoundBy.None) && (text || name || inferred || found !== FoundBy.None)) {
+    putIf(attrs, "context_text", flatOrNull(contextText(el, text || name || "")));
+  }
   if (has & Attr.Name) putIf(attrs, "name", el.getAttribute("name"));
   putIf(attrs, "input_type", inputType);
   if (value !== null) attrs.value = value;
@@ -424,10 +492,13 @@ function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, parent:
     },
     out: [],
     depth: parent.depth + 1,
+    listeners: doc.defaultView ? listenerRegistry(doc.defaultView) : null,
+    looks: true,
   };
+  frame.looks = readLooks(frame.listeners, frame.win);
   scanStyleRules(doc, ctx.rules);
   if (doc.defaultView) ctx.labels?.add(doc.defaultView);
-  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false };
+  const inh: Inherited = { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, delegate: null, looks: false };
   if (doc.body) visit(doc.body, ctx, frame, inh);
   raw.iframe_content = frame.out;
 }
@@ -514,7 +585,10 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     clip: { l: 0, t: 0, r: vw, b: vh },
     out: [],
     depth: 0,
+    listeners: listenerRegistry(window),
+    looks: true,
   };
+  top.looks = readLooks(top.listeners, window);
   let t = performance.now();
   scanStyleRules(document, rules);
   t = mark("style_rules", t);
@@ -525,7 +599,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   // text reuses every card and control the walk has read instead of walking them again.
   const captcha = withTextCache(() => {
     try {
-      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false });
+      if (root) visit(root, ctx, top, { container: 0, sequence: false, interactiveArea: 0, parentPointer: false, shadow: false, delegate: null, looks: false });
     } finally {
       ctx.labels?.restore();
     }

@@ -7,6 +7,8 @@ import { shortText } from "./text.js";
 
 const MAX = 160;
 const OWN_MAX = 40;
+/** Only lower-case words, underscores and symbols, short: the ligature text of icon fonts, glyphs. */
+const ICONISH = /^[\p{Ll}_\s\p{S}\p{P}]{0,40}$/u;
 const STOP = new Set(["body", "html", "form", "main", "nav", "header", "footer"]);
 
 export function contextText(el: Element, own: string): string | null {
@@ -14,7 +16,8 @@ export function contextText(el: Element, own: string): string | null {
   let node = el.parentElement;
   for (let level = 0; level < 3 && node && !STOP.has(node.localName); level++, node = node.parentElement) {
     const t = shortText(node, MAX, 80);
-    if (t.length <= own.length + 3) continue;
+    // An ancestor that says no more than the control, or only icon words (a cell of icon buttons: "star_border delete").
+    if (t.length <= own.length + 3 || ICONISH.test(t)) continue;
     return t.endsWith("…") ? null : t;
   }
   return null;

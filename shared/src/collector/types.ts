@@ -33,6 +33,14 @@ export interface CollectOptions {
  *   <label> text, else the closest preceding text (following text for checkboxes/radios).
  * - `context_text`: for buttons and links with a short label: the text of their card (closest
  *   ancestor, ≤ 3 levels, that says more; ≤ 160 chars), e.g. a result row's duration (context-text.ts).
+ * - `inferred_name` / `inferred_from`: for a control whose accessible name is empty, a glyph or an
+ *   icon font's ligature, what its icon says it is ("trash (delete)"), and where that came from:
+ *   icon-class | ligature | svg-title | svg-use | data-icon | image-file | symbol |
+ *   background-image (icon-names.ts). The accessible name stays as computed.
+ * - `found_by`: how a candidate its markup did not make was found: "listener" (a recorded click
+ *   listener, see listeners.ts), "delegated-listener" (a look-alike child of a container whose
+ *   listener serves them), "visual" (no listener records: a visually distinct leaf box, with
+ *   `visual_kind` swatch | icon | tile | shape).
  * - `has_click_handler`: "true" for an inline on* handler or an `onclick` property.
  * - `is_clickable`: "true" when the element is an interactive candidate with cursor:pointer
  *   (computed, or from a `:hover { cursor: pointer }` rule; then also `cursor_on_hover`).

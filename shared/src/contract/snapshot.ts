@@ -195,6 +195,20 @@ export const RefinedElementSchema = z.object({
   diff_status: DiffStatusSchema.nullable(),
   /** Sightline addition: the HTML tag the element came from. */
   tag: z.string().nullable(),
+  /**
+   * Sightline addition, present only when inferred: what an icon-only control's icon says it is
+   * ("trash (delete)", from icon-font classes, SVG, image file names or glyphs) when its accessible
+   * name is empty, a glyph or a ligature. `name` stays the accessible name; ranking and toPrompt
+   * read this as a hint, marked as inferred.
+   */
+  inferred_name: z.string().optional(),
+  /**
+   * Sightline addition, present only for look-alike controls (several of the same role and label,
+   * like a list's trash icons or "Book" buttons): the text of the row or card around this one.
+   */
+  context_text: z.string().optional(),
+  /** Sightline addition, present only when merged: ids of same-box interactive elements folded into this one (each still resolvable for actions). */
+  merged_ids: z.array(z.number()).optional(),
 });
 export type RefinedElement = z.infer<typeof RefinedElementSchema>;
 

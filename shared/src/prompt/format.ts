@@ -1,6 +1,7 @@
 // One element as one prompt line, e.g.
 //   [12] button "Search" @(640,88) primary
 //   [7] textbox[email] "Email" value="a@b.c" @(320,210) offscreen
+//   [9] button inferred "trash (delete)" row "Dana Lee Lunch on Friday" @(900,140)
 // Short words, no JSON punctuation: an element costs ~10-20 o200k tokens.
 import type { RefinedElement } from "../contract/index.js";
 
@@ -79,11 +80,17 @@ export function formatElement(el: RefinedElement, opts: LineOptions = {}): strin
   const { label, extra } = labelOf(el);
   if (label) parts.push(quote(label));
   if (extra) parts.push(`text ${quote(extra)}`);
+  // What an icon-only control's icon says it is: marked, since the page does not name it.
+  const inferred = clean(el.inferred_name);
+  if (inferred) parts.push(`inferred ${quote(cut(inferred, MAX_LABEL_CHARS / 2))}`);
+  // A look-alike control (a list's trash icons, "Book" buttons): the row it belongs to.
+  const row = clean(el.context_text);
+  if (row) parts.push(`row ${quote(cut(row, MAX_LABEL_CHARS))}`);
   const near = clean(el.nearby_text);
   if (label && opts.includeNearby && near && !label.toLowerCase().includes(near.toLowerCase())) {
     parts.push(`near ${quote(cut(near, MAX_LABEL_CHARS / 2))}`);
   }
-  if (!label && near) parts.push(`near ${quote(cut(clean(el.nearby_text), MAX_LABEL_CHARS / 2))}`);
+  if (!label && !row && near) parts.push(`near ${quote(cut(clean(el.nearby_text), MAX_LABEL_CHARS / 2))}`);
   const toggle = el.role === "checkbox" || el.role === "radio" || el.role === "switch";
   if (el.value_redacted) parts.push("value=<redacted>");
   // A checkbox's value ("on") is what it submits, not its state: the state words say that.

@@ -4,6 +4,7 @@ import type { RawElement, RefinedElement } from "../contract/index.js";
 import type { Intent } from "./intent.js";
 import { DATE_WORD, EXACT, GoalLexicon, STEM, SYNONYM } from "./lexicon.js";
 import { normalize, squash, tokens } from "./text.js";
+import { centresOf, holds, type Centres } from "./boxes.js";
 
 export interface Candidate {
   element: RefinedElement;
@@ -44,6 +45,8 @@ export const BASE_FEATURES = [
   "rel_y", // vertical position relative to the lowest candidate (0 top .. 1 bottom)
   "log_words", // log(1 + number of the element's own words)
   "empty_text", // the element has no text/name at all
+  "row_ctx", // look-alike controls only: share of goal words found in its row/card text (context_text), not in its own words
+  "static_container", // a static element carrying goal words whose box holds other candidates (share of 3): it repeats their text
 ] as const;
 export type BaseFeature = (typeof BASE_FEATURES)[number];
 
@@ -52,6 +55,8 @@ const CLICK_ROLES = new Set(["button", "link", "tab", "menuitem", "option", "che
 const CHECK_ROLES = new Set(["checkbox", "switch", "radio", "menuitemcheckbox", "menuitemradio"]);
 const SELECT_ROLES = new Set(["combobox", "listbox", "option", "radio", "menuitem", "tab", "menuitemradio"]);
 const CLOSE_GLYPHS = /^[×✕✖✗xX]$/;
+/** Roles of controls proper (not list items, cells or images, which often just hold controls). */
+const CONTROL_ROLES = new Set(["button", "link", "tab", "menuitem", "menuitemcheckbox", "menuitemradio", "option", "checkbox", "radio", "switch", "treeitem", "gridcell", "combobox", "listbox", "slider", "spinbutton"]);
 
 const str = (v: unknown): string => (typeof v === "string" ? v : typeof v === "number" ? String(v) : "");
 
@@ -73,13 +78,18 @@ class Fields {
   nearbyFlags = 0;
   readonly attr: Int32Array;
   attrFlags = 0;
+  /** Match levels of the goal's words in the row/card text (look-alike controls only), or null. */
+  readonly row: Int32Array;
+  hasRow = false;
+  rowText = "";
   ownWords: readonly string[] = [];
-  private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", ""];
+  private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", "", ""];
 
   constructor(private readonly lexicon: GoalLexicon) {
     this.primary = new Int32Array(lexicon.width);
     this.near = new Int32Array(lexicon.width);
     this.attr = new Int32Array(lexicon.width);
+    this.row = new Int32Array(lexicon.width);
   }
 
   read(c: Candidate): void {
@@ -96,13 +106,15 @@ class Fields {
     parts[4] = value;
     parts[5] = title;
     parts[6] = alt;
-    this.primaryText = squash(e.text || e.name || ariaLabel || title || value);
+    // An icon-only control's inferred name ("trash (delete)"): its only words.
+    parts[7] = e.inferred_name;
+    this.primaryText = squash(e.text || e.name || ariaLabel || title || value || e.inferred_name || "");
     // text, name and aria-label are often the same string: each distinct one is read once.
     this.primary.fill(0);
     this.partToks.length = 0;
     this.primaryCount = 0;
     let flags = 0;
-    for (let k = 0; k < 7; k++) {
+    for (let k = 0; k < 8; k++) {
       const p = parts[k];
       if (!p || parts.indexOf(p) !== k) continue;
       const toks = tokens(p);
@@ -116,12 +128,18 @@ class Fields {
       flags |= lex.fold(CLOSE_WORDS, this.primary);
     }
     this.primaryFlags = flags;
-    this.ownWords = tokens(e.text || e.name || ariaLabel || placeholder || title || alt);
+    this.ownWords = tokens(e.text || e.name || ariaLabel || placeholder || title || alt || e.inferred_name || "");
     this.nearby = squash(e.nearby_text ?? str(a.nearby_text));
     this.near.fill(0);
     this.nearbyFlags = lex.fold(tokens(this.nearby), this.near);
     this.attr.fill(0);
     this.attrFlags = lex.fold(tokens(e.href ?? str(a.href)), this.attr) | lex.fold(tokens(str(a.name)), this.attr) | lex.fold(tokens(str(a.id)), this.attr);
+    this.hasRow = !!e.context_text;
+    this.rowText = this.hasRow ? squash(e.context_text as string) : "";
+    if (this.hasRow) {
+      this.row.fill(0);
+      lex.fold(tokens(e.context_text as string), this.row);
+    }
   }
 
   /** Whether one of the primary words is `word`. */
@@ -239,6 +257,7 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
 
   // Quoted strings: does anything on the page carry them?
   let quoteFound = false;
+  let centres: Centres | null = null;
   const entries = cands.map((c) => isEntry(c.element));
 
   for (let i = 0; i < n; i++) {
@@ -249,6 +268,8 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
       if (f.primaryText === q || (f.primaryCount > 0 && squash(cands[i].raw.attributes?.aria_label as string) === q)) r[idx.quoted_exact] = 1;
       else if (containsWords(f.primaryText, q)) r[idx.quoted_contains] = Math.max(r[idx.quoted_contains], 1);
       else if (containsWords(f.nearby, q)) r[idx.quoted_nearby] = 1;
+      // A look-alike control whose row holds the quoted words (the edit icon of task "Pay rent").
+      else if (f.hasRow && containsWords(f.rowText, q)) r[idx.row_ctx] = Math.max(r[idx.row_ctx], 1);
       if ((r[idx.quoted_exact] || r[idx.quoted_contains]) && (e.visual_cues?.is_clickable || entries[i])) quoteFound = true;
     }
     if (intent.quotedRaw.length && r[idx.quoted_exact]) {
@@ -280,6 +301,16 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
       r[idx.cov_syn] = sy / nWords;
       r[idx.cov_nearby] = nb / nWords;
       r[idx.cov_attr] = at / nWords;
+      if (f.hasRow) {
+        // "Delete the email from Dana": the trash icon in Dana's row. Words the control says itself do not count twice.
+        let rw = 0;
+        for (let k = 0; k < nWords; k++) if (f.primary[k] === 0 && f.row[k] >= STEM) rw++;
+        r[idx.row_ctx] = Math.max(r[idx.row_ctx], rw / nWords);
+      }
+      // A static container that repeats its controls' words (<main>, a list item, a card) is not what to act on.
+      if ((ex > 0 || st > 0 || sy > 0) && !entries[i] && !e.visual_cues?.is_clickable && !CONTROL_ROLES.has(e.role)) {
+        r[idx.static_container] = holds(i, cands, (centres ??= centresOf(cands)), 3) / 3;
+      }
       if (f.ownWords.length > 0) r[idx.precision] = lexicon.countInGoal(f.ownWords) / f.ownWords.length;
     }
     for (const num of intent.numbers) {

@@ -31,6 +31,8 @@ export const HEURISTIC_WEIGHTS: Partial<Record<BaseFeature, number>> = {
   disabled: -0.8,
   in_dominant_group: 0.1,
   empty_text: -0.2,
+  row_ctx: 2,
+  static_container: -3,
 };
 
 const W = BASE_FEATURES.map((f) => HEURISTIC_WEIGHTS[f] ?? 0);

@@ -145,7 +145,7 @@ export function parseIntent(fullGoal: string): Intent {
       verb = v;
       verbStem = stem(t);
       // "search" is also an object (the search box); keep it as a word too.
-      if (t !== "search" && t !== "close" && t !== "submit" && t !== "buy" && t !== "book" && t !== "login" && t !== "sign") continue;
+      if (t !== "search" && t !== "close" && t !== "dismiss" && t !== "submit" && t !== "buy" && t !== "book" && t !== "login" && t !== "sign") continue;
     }
     if (t in ORDINALS) {
       ordinal = ORDINALS[t];

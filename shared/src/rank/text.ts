@@ -88,6 +88,9 @@ const UI_GROUPS: string[][] = [
   ["email", "mail", "e-mail"],
   ["username", "user", "login"],
   ["previous", "prev", "back"],
+  // What icon-only controls stand for (their inferred names carry one of these).
+  ["delete", "remove", "trash", "discard", "bin"],
+  ["edit", "modify", "rename", "pencil"],
 ];
 const uiSyn = new Map<string, Set<string>>();
 for (const group of UI_GROUPS) {

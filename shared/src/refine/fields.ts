@@ -17,6 +17,7 @@ export class Attrs {
   aria_labelledby_text: AttrValue = null;
   href: AttrValue = null;
   nearby_text: AttrValue = null;
+  inferred_name: AttrValue = null;
   name: AttrValue = null;
   input_type: AttrValue = null;
   value: AttrValue = null;
@@ -69,6 +70,7 @@ export function readAttrs(a: RawElement["attributes"]): Attrs {
       case "aria_labelledby_text": out.aria_labelledby_text = v; break;
       case "href": out.href = v; break;
       case "nearby_text": out.nearby_text = v; break;
+      case "inferred_name": out.inferred_name = v; break;
       case "name": out.name = v; break;
       case "input_type": out.input_type = v; break;
       case "value": out.value = v; break;

@@ -19,6 +19,9 @@ import { flattenElements } from "./flatten.js";
 import { assignGroups, deriveViewport, intersectsViewport, viewportCoverage, type GroupItem } from "./geometry.js";
 import { importanceOf, isPrimary, parseFontWeight, type ImportanceInput } from "./importance.js";
 import { detectModals, type ModalItem } from "./modal.js";
+import { markRowContext } from "./lookalike.js";
+import { mergeDuplicates } from "./merge.js";
+import { unanswered } from "./vision.js";
 import { VISUAL_TAGS, deriveRole } from "./roles.js";
 import { accessibleName, readHref, readStates, readValue } from "./states.js";
 import { boolOf, compact, finiteOr, str, textOf, toNumber } from "./text.js";
@@ -139,6 +142,10 @@ function refineOne(raw: RawElement, rv: RawView, vp: Viewport, parents: Map<numb
     nearby_text: textOf(a.nearby_text),
     diff_status: null,
     tag: tag === "" ? null : tag,
+    // Undefined when absent (left out of the JSON), set in the literal so every element has one shape.
+    inferred_name: textOf(a.inferred_name, 80) ?? undefined,
+    merged_ids: undefined,
+    context_text: undefined,
   };
 
   const group: GroupItem = {
@@ -251,6 +258,9 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
     w.el.importance = importanceOf(w.imp);
   }
 
+  // One target reported twice (a tab and its link): merged before grouping and ranking.
+  const merged = mergeDuplicates(candidates);
+  if (merged !== candidates) candidates.splice(0, candidates.length, ...merged);
   const dominant = assignGroups(candidates.map((w) => w.group));
   for (const w of candidates) {
     w.el.group_key = w.group.group_key;
@@ -258,6 +268,7 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
     w.el.in_dominant_group = w.group.in_dominant_group;
   }
 
+  markRowContext(candidates);
   candidates.sort(byImportance);
   const limit = effectiveLimit(req.options?.limit, opts.cap ?? SNAPSHOT_DEFAULT_CAP);
   const reranker = opts.reranker ?? null;
@@ -290,6 +301,16 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
     modalCount: modal_grids.length,
     viewportDerived,
   });
+
+  // The goal asks how something looks and nothing described says it, with a picture in view.
+  if (goal !== "" && diagnostics.requires_vision !== true && visualCoverage > 0) {
+    const missing = unanswered(goal, candidates.map((w) => w.el));
+    if (missing.length > 0) {
+      const reason = `the goal asks for ${missing.map((w) => `"${w}"`).join(", ")}, which no element's text, name or colour describes, and images, canvas or SVG are in view: the answer is likely in pixels`;
+      diagnostics.requires_vision = true;
+      diagnostics.requires_vision_reason = reason;
+    }
+  }
 
   return {
     viewport: vp,

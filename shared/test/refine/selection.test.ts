@@ -41,7 +41,7 @@ describe("selection", () => {
   });
 
   it("an empty whitelist does not filter", () => {
-    const out = refineSnapshot(request([button("A"), link("B")], { options: { filter: { allowed_roles: [], allowed_tags: [] } } }));
+    const out = refineSnapshot(request([button("A"), link("B", { y: 200 })], { options: { filter: { allowed_roles: [], allowed_tags: [] } } }));
     expect(out.elements).toHaveLength(2);
   });
 

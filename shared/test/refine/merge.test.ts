@@ -1,0 +1,54 @@
+// Nested duplicates and row context, on hand-made raw elements.
+import { describe, expect, it } from "vitest";
+import { refineSnapshot } from "@sightline/shared/refine";
+import { raw, request } from "./factory.js";
+
+describe("nested duplicates", () => {
+  it("keeps one of two clickable elements with the same box and lists the other", () => {
+    const li = raw("li", { id: 1, attributes: { role: "tab" }, styles: { cursor: "pointer" }, text: "Billing" });
+    const a = raw("a", { id: 2, x: 1, y: 1, width: 98, height: 28, attributes: { href: "#billing" }, text: "Billing" });
+    const other = raw("a", { id: 3, y: 100, attributes: { href: "#x" }, text: "Other" });
+    const out = refineSnapshot(request([li, a, other])).elements;
+    // The tab (role and state) is kept over the link inside it.
+    expect(out.map((e) => e.id).sort()).toEqual([1, 3]);
+    expect(out.find((e) => e.id === 1)?.merged_ids).toEqual([2]);
+    expect(out.find((e) => e.id === 3)?.merged_ids).toBeUndefined();
+  });
+
+  it("keeps the labelled one, and leaves boxes that only overlap alone", () => {
+    const wrap = raw("div", { id: 1, attributes: { role: "button", accessible_name: "Save" }, text: "Save" });
+    const icon = raw("span", { id: 2, attributes: { has_click_handler: "true", accessible_name: "" } });
+    const near = raw("button", { id: 3, x: 30, text: "Near" });
+    const out = refineSnapshot(request([wrap, icon, near])).elements;
+    expect(out.map((e) => e.id).sort()).toEqual([1, 3]);
+    expect(out.find((e) => e.id === 1)?.merged_ids).toEqual([2]);
+  });
+});
+
+describe("row context", () => {
+  it("is given to look-alike controls only, and ranks the row the goal names", () => {
+    const row = (id: number, y: number, who: string) =>
+      raw("button", { id, y, width: 24, height: 24, attributes: { accessible_name: "", inferred_name: "trash (delete)", context_text: `${who} Lunch on Friday` } });
+    const solo = raw("button", { id: 9, y: 300, text: "Compose", attributes: { context_text: "Mail Compose" } });
+    const body = request([row(1, 0, "Dana Lee"), row(2, 40, "Marco Ruiz"), row(3, 80, "Priya N"), solo], { goal: "Delete the email from Marco" });
+    const out = refineSnapshot(body).elements;
+    expect(out[0].id).toBe(2);
+    expect(out[0].context_text).toBe("Marco Ruiz Lunch on Friday");
+    expect(out.find((e) => e.id === 9)?.context_text).toBeUndefined();
+  });
+});
+
+describe("requires_vision from the goal", () => {
+  const canvas = raw("canvas", { id: 1, width: 300, height: 200 });
+  const ok = raw("button", { id: 2, y: 220, text: "Submit" });
+  it("is raised when the goal asks for a look nothing describes and a picture is in view", () => {
+    const d = refineSnapshot(request([canvas, ok], { goal: "Click the red circle" })).diagnostics!;
+    expect(d.requires_vision).toBe(true);
+    expect(d.requires_vision_reason).toContain('"red", "circle"');
+  });
+  it("is not raised when an element's description answers it, or without a goal", () => {
+    const shape = raw("circle", { id: 3, x: 20, y: 20, width: 40, height: 40, attributes: { inferred_name: "red circle", found_by: "visual" } });
+    expect(refineSnapshot(request([canvas, ok, shape], { goal: "Click the red circle" })).diagnostics!.requires_vision).toBe(false);
+    expect(refineSnapshot(request([canvas, ok])).diagnostics!.requires_vision).toBe(false);
+  });
+});
