@@ -164,7 +164,7 @@ describe.each(backends)("$name ledger", (backend) => {
     await l.flush();
     const byId = new Map((await (await store.open()).listAccounts()).map((a) => [a.id, a.credits]));
     made.forEach(({ account }, i) => expect(byId.get(account.id)).toBe(Math.max(0, i - 1)));
-  });
+  }, 30_000); // a few hundred database writes on PostgreSQL
 
   it("import keeps an account as it was (id, hash, balance) and refuses a duplicate", async () => {
     const src = await FileLedger.open(join(dir, "src.json"));
