@@ -4,7 +4,8 @@
 // pipeline (read({ fallback: false, stripHidden: false })) and Defuddle (npm `defuddle`, its
 // browser build given the live document). Every page of every read corpus beside the repository
 // (../shared/corpora/read: AEB, wcxb-dev, the Readability test pages) is served on 127.0.0.1,
-// opened in Chromium (nothing off loopback, no images, media or fonts, like the service), and
+// opened in Chromium like the service does (nothing off loopback, no images, media or fonts;
+// scripts off first, on again for an extractor whose static reading is short), and
 // the three extractors run in that one page, Defuddle last (it strips the document's scripts).
 //
 // Scoring follows the benchmarks' own rules (re-implemented here, as in ../shared/tools/eval-read.mjs):
@@ -53,7 +54,14 @@ for (let i = 0; i < argv.length; i++) {
 const corporaDir = resolve(opt["corpora-dir"] ?? join(root, "../shared/corpora/read"));
 const wanted = opt.corpora.split(",");
 const extractors = opt.extractors.split(",");
-const sampleN = opt.sample ? Number(opt.sample) : 0;
+// --sample N (every corpus) or --sample aeb:60,wcxb-dev:150 (per corpus; the others whole)
+const sampleOf = (name) => {
+  if (!opt.sample) return 0;
+  if (/^\d+$/.test(opt.sample)) return Number(opt.sample);
+  const m = opt.sample.split(",").map((x) => x.split(":")).find(([k]) => k === name);
+  return m ? Number(m[1]) : 0;
+};
+const sampleN = opt.sample ? 1 : 0;
 const seed = Number(opt.seed);
 if (!existsSync(corporaDir)) {
   console.error(`no read corpora at ${corporaDir} (they live beside the repository: ../shared/corpora/read)`);
@@ -139,7 +147,7 @@ for (const name of wanted) {
   let items = loadCorpus(name);
   if (opt.split === "tune") items = items.filter((p) => !p.holdout);
   if (opt.split === "holdout") items = items.filter((p) => p.holdout);
-  if (sampleN) items = sample(items, sampleN);
+  if (sampleOf(name)) items = sample(items, sampleOf(name));
   pages.push(...items);
 }
 if (opt.ids) {
@@ -273,6 +281,8 @@ async function inPage(args) {
     out.sightline = { text: r.content, title: r.title, description: r.description, extractor: r.extractor, page_type: r.page_type };
     const [, t1] = await time(() => cur.read({ format: "text" }));
     if (base) {
+      const [b] = await time(() => base.read({ format: "text" }));
+      out.baseline = { text: b.content, title: b.title, description: b.description };
       const [, b1] = await time(() => base.read({ format: "text" }));
       const [, b2] = await time(() => base.read({ format: "text" }));
       const [, t2] = await time(() => cur.read({ format: "text" }));
@@ -301,9 +311,9 @@ async function inPage(args) {
 const results = new Array(pages.length);
 let done = 0;
 const t0 = Date.now();
-async function one(i) {
-  const p = pages[i];
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+/** One reading of page i, with its scripts on or off. */
+async function readPage(i, js) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: js });
   await context.route("**/*", (route) => {
     const req = route.request();
     if (!req.url().startsWith(origin) || ["image", "media", "font"].includes(req.resourceType())) return route.abort();
@@ -312,18 +322,43 @@ async function one(i) {
   const page = await context.newPage();
   try {
     await page.goto(`${origin}/p/${i}.html`, { waitUntil: "domcontentloaded", timeout: 30000 });
-    await page.waitForTimeout(150);
+    if (js) await page.waitForTimeout(150);
     if (baseline) {
       await page.evaluate(baseline);
       await page.evaluate("globalThis.__slBase = globalThis.sightline");
     }
     await page.evaluate(bundle);
     if (defuddleSource) await page.evaluate(defuddleSource);
-    results[i] = await page.evaluate(inPage, { extractors });
+    return await page.evaluate(inPage, { extractors });
+  } finally {
+    await context.close().catch(() => {});
+  }
+}
+
+// Like the service's read mode (server/src/observe/modes/read.ts): a page is read with its
+// scripts off first; an extractor whose static reading is short (under 250 characters, or a
+// "please enable JavaScript" shell) gets its reading of the page rendered with scripts on.
+const NEEDS_SCRIPT = /\b(?:enable|turn on|activate|requires?|needs?)\b[^.\n]{0,40}\bjavascript\b|\bjavascript\b[^.\n]{0,30}\b(?:disabled|required|is off|not enabled)\b/i;
+const short = (o) => {
+  const n = (o?.text ?? "").replace(/\s+/g, " ").trim().length;
+  return n < 250 || (n < 1500 && NEEDS_SCRIPT.test(o.text));
+};
+async function one(i) {
+  try {
+    const r = await readPage(i, false);
+    const names = ["sightline", "baseline", "readability", "defuddle"].filter((e) => r[e] && short(r[e]));
+    if (names.length) {
+      try {
+        const j = await readPage(i, true);
+        for (const e of names) if (j[e]) r[e] = { ...j[e], scripts: true };
+      } catch {
+        /* the static reading stands */
+      }
+    }
+    results[i] = r;
   } catch (e) {
     results[i] = { error: String(e).slice(0, 200) };
   } finally {
-    await context.close().catch(() => {});
     done++;
     if (done % 50 === 0 || done === pages.length) process.stderr.write(`[read-eval] ${done}/${pages.length} ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   }
@@ -341,8 +376,9 @@ try {
 }
 
 // ------------------------------------------------------------------ scores
-const NAMES = { sightline: "Sightline", readability: "Readability.js alone", defuddle: `Defuddle ${defuddleVersion}` };
-const ex = extractors;
+const NAMES = { sightline: "Sightline", baseline: "Sightline before", readability: "Readability.js alone", defuddle: `Defuddle ${defuddleVersion}` };
+// With --baseline-bundle the older build's output is a column of its own, beside this build's.
+const ex = baseline && extractors.includes("sightline") ? ["sightline", "baseline", ...extractors.filter((e) => e !== "sightline")] : extractors;
 const outOf = (i, e) => results[i]?.[e] ?? { text: "", title: "", description: "" };
 const failures = results.filter((r) => r?.error).length;
 
@@ -483,7 +519,7 @@ for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
 }
 for (const [k, v] of Object.entries(figures)) run.figure(k, v);
 if (failures) run.note(`${failures} page(s) failed to load or extract and score as empty output.`);
-run.note(`Pages opened in Chromium ${chromiumVersion} at 1280×900, nothing off loopback, no images, media or fonts; Readability.js alone = read({ fallback: false, stripHidden: false }) of the same collector; Defuddle ${defuddleVersion} is given the live document.`);
+run.note(`Pages opened in Chromium ${chromiumVersion} at 1280×900, nothing off loopback, no images, media or fonts, scripts off first and on for an extractor whose static reading is short (as the service reads); Readability.js alone = read({ fallback: false, stripHidden: false }) of the same collector; Defuddle ${defuddleVersion} is given the live document.`);
 
 // per-page scores of the tuning pages only, for looking at failures
 if (opt["pages-out"]) {
