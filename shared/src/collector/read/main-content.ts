@@ -48,9 +48,9 @@ function isInputForm(el: Element): boolean {
  * A block that is mostly links and says little besides: a menu, a tag cloud, a "related"
  * list, pagination. Listings keep theirs (their items are links).
  */
-function isLinkList(el: Element): boolean {
+export function isLinkList(el: Element): boolean {
   const tag = el.localName;
-  if (tag !== "ul" && tag !== "ol" && tag !== "div" && tag !== "section" && tag !== "table" && tag !== "p") return false;
+  if (tag !== "ul" && tag !== "ol" && tag !== "div" && tag !== "section" && tag !== "table" && tag !== "p" && tag !== "nav") return false;
   const len = textLen(el);
   if (len === 0 || len > 3000) return false;
   const links = el.getElementsByTagName("a").length;

@@ -11,7 +11,7 @@ const services = new Map<boolean, TurndownService>();
 const LANG = /(?:^|\s)(?:language|lang|highlight(?:-source)?|brush:?)-?([a-z0-9+#_-]+)/i;
 
 /** The code block's language from its class (`language-js`, `lang-py`, `highlight-source-go`). */
-function languageOf(pre: Element): string {
+export function languageOf(pre: Element): string {
   const code = pre.querySelector("code");
   for (const el of [pre, code, pre.parentElement]) {
     const m = el && typeof el.className === "string" ? LANG.exec(el.className) : null;

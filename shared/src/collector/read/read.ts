@@ -7,8 +7,9 @@ import { squash } from "../text.js";
 import { cleanCopy } from "./live-clean.js";
 import { mainContent, mainRegion } from "./main-content.js";
 import { detectPageType, type PageType } from "./page-type.js";
-import { toMarkdown } from "./markdown.js";
+import { languageOf, toMarkdown } from "./markdown.js";
 import { headline, metaDescription, metaTitle } from "./metadata.js";
+import { prune } from "./prune.js";
 import { toText } from "./to-text.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
@@ -101,6 +102,11 @@ function compareCandidates(doc: Document, strip: boolean): Choice {
   } catch {
     fallback = null;
   }
+  // Readability drops class names: the code blocks' languages go into data-lang first.
+  for (const pre of Array.from(clone.getElementsByTagName("pre"))) {
+    const lang = languageOf(pre);
+    if (lang) pre.setAttribute("data-lang", lang);
+  }
   const r = readabilityOn(clone);
   let node: Element | null = r?.node ?? null;
   const rLen = plainLength(node);
@@ -111,6 +117,13 @@ function compareCandidates(doc: Document, strip: boolean): Choice {
     if (fallback && fLen > rLen) {
       node = fallback;
       extractor = "main-content";
+    }
+  }
+  if (node) {
+    try {
+      prune(node, pageType === "listing");
+    } catch {
+      /* the unpruned node stands */
     }
   }
   return { node, extractor, r, rLen, fLen, pageType };
