@@ -24,7 +24,7 @@
 //
 // --sample N takes a deterministic N pages of each corpus (a quick run, marked as such in the
 // results). --baseline-bundle FILE also times an older collector build's read() in the same
-// pages (A B B A order) for the latency table. --pages-out writes per-page scores of the tuning
+// pages for the latency table. --pages-out writes per-page scores of the tuning
 // pages (never of the held-out ones) for looking at failures. Results: bench/results/read-quality.json
 // (BENCH_RESULTS=0 to skip), then `node bench/report.mjs` puts the tables into docs/quality.md.
 // Build the collector bundle first: pnpm --filter @sightline/shared run build
@@ -275,21 +275,19 @@ async function inPage(args) {
   if (args.extractors.includes("sightline")) {
     const cur = g.sightline;
     const base = g.__slBase;
-    // The first call also warms the page's style and layout caches: its output is kept, its time
-    // is not; then A B B A (this build, baseline, baseline, this build).
+    // The first call also warms the page's style and layout caches: its output is kept, its
+    // time is not; then the baseline build (output and time) and this build again (time).
     const [r] = await time(() => cur.read({ format: "text" }));
     out.sightline = { text: r.content, title: r.title, description: r.description, extractor: r.extractor, page_type: r.page_type };
-    const [, t1] = await time(() => cur.read({ format: "text" }));
     if (base) {
-      const [b] = await time(() => base.read({ format: "text" }));
+      const [b, tb] = await time(() => base.read({ format: "text" }));
       out.baseline = { text: b.content, title: b.title, description: b.description };
-      const [, b1] = await time(() => base.read({ format: "text" }));
-      const [, b2] = await time(() => base.read({ format: "text" }));
-      const [, t2] = await time(() => cur.read({ format: "text" }));
-      out.ms = { current: (t1 + t2) / 2, baseline: (b1 + b2) / 2 };
-    } else out.ms = { current: t1 };
-    const [md] = await time(() => cur.read({ format: "markdown" }));
-    out.sightline.markdown_chars = md.content.length;
+      const [, t1] = await time(() => cur.read({ format: "text" }));
+      out.ms = { current: t1, baseline: tb };
+    } else {
+      const [, t1] = await time(() => cur.read({ format: "text" }));
+      out.ms = { current: t1 };
+    }
   }
   if (args.extractors.includes("readability")) {
     const r = await g.sightline.read({ format: "text", fallback: false, stripHidden: false });
@@ -511,7 +509,7 @@ for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
       id: "latency", title: "read() time in the page (text format, ms)",
       columns: ["collector", { label: "pages", format: "int" }, { label: "median ms", format: "fixed1" }, { label: "p95 ms", format: "fixed1" }, { label: "median / baseline", format: "ratio" }],
       rows,
-      note: base.length ? "Both builds in the same pages, called in A B B A order; each figure is the mean of a build's two calls." : undefined,
+      note: base.length ? "Both builds in the same pages, after one untimed call of this build (style and layout warm), baseline first." : undefined,
     });
     figures.read_ms_median = Number(median(cur).toFixed(1));
     if (base.length) figures.read_ms_ratio = Number((median(cur) / median(base)).toFixed(3));
