@@ -9,7 +9,7 @@ describe("read() on an article", () => {
   it("returns GitHub-flavoured Markdown of the article without navigation or footer", async () => {
     await fx.page.goto(fx.server.url("/collector/article.html"));
     const r = await readIn(fx.page);
-    expect(r.title).toBe("How tides work | Ocean Weekly");
+    expect(r.title).toBe("How tides work"); // the headline, not the site name
     expect(r.description).toBe("The moon, the sun and the shape of the coast decide the tides.");
     expect(r.content).toContain("## Spring and neap tides");
     expect(r.content).toContain("**moon's gravity**");
@@ -36,7 +36,7 @@ describe("read() on a product listing", () => {
   it("falls back to the main region instead of returning almost nothing", async () => {
     await fx.page.goto(fx.server.url("/collector/listing.html"));
     const r = await readIn(fx.page, { format: "text" });
-    expect(r.title).toBe("Trail shoes – Summit Outfitters");
+    expect(r.title).toBe("Trail running shoes"); // the headline
     expect(r.description).toBe("Trail running shoes for every terrain.");
     for (const product of ["Ridge Runner 3", "Scree Glide", "Fell Sprinter", "Canyon Trek GTX", "Alpine Dash", "Mesa Light"]) {
       expect(r.content).toContain(product);
@@ -45,5 +45,77 @@ describe("read() on a product listing", () => {
     // site navigation and footer stay out
     expect(r.content).not.toContain("Returns");
     expect(r.content).not.toContain("Women");
+  });
+});
+
+// Real-world markup styles, written for these tests: what a reader would notice on each.
+describe("read() keeps the story and drops what the live page overlays or surrounds it with", () => {
+  it("news article: no cookie banner, sticky menu, share bar, related list, newsletter or comment form", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/news.html"));
+    const r = await readIn(fx.page);
+    expect(r.title).toBe("Harbour town votes to restore its tidal mill");
+    expect(r.description).toBe("After two years of debate, Wrenmouth agreed to bring its 18th-century tidal mill back to work.");
+    expect(r.page_type).toBe("article");
+    expect(r.content).toContain("voted on Tuesday to restore the eighteenth-century tidal mill");
+    expect(r.content).toContain("estimated at £1.2 million");
+    expect(r.content).toContain("## What happens next");
+    expect(r.content).toMatch(/^1\.\s+A trust will be formed to raise money\.$/m);
+    expect(r.content).toContain("The mill pond at low water, seen from the quay.");
+    expect(r.content).toContain("same moon it did in 1760");
+    for (const junk of ["cookies", "Accept all", "Share on Facebook", "Skip to main content", "opens a diagram", "Obituaries", "More stories", "Lifeboat crew", "Subscribe", "Leave a reply", "Most read", "Privacy policy", "Loading interactive map"]) {
+      expect(r.content, junk).not.toContain(junk);
+    }
+    expect(r.content).not.toMatch(/\[\]\(|!\[\]\(|^#+\s*$|^-\s*$/m); // no empty links, images, headings or items
+  });
+
+  it("forum thread: every post is content, the forum's chrome is not", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/forum.html"));
+    const r = await readIn(fx.page, { format: "text" });
+    expect(r.page_type).toBe("forum");
+    for (const post of ["smells strongly of acetone", "It is hungry, not dead", "about 80 percent hydration", "two feeds a day fixed it", "whole rye flour in one of the two feeds"]) {
+      expect(r.content).toContain(post);
+    }
+    for (const junk of ["Similar threads", "Rye starter schedule", "Members", "Quick reply", "Powered by", "Terms and rules", "Next ›"]) {
+      expect(r.content, junk).not.toContain(junk);
+    }
+  });
+
+  it("product page: name, price, description and specifications as a table; no recommendations", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/product.html"));
+    const r = await readIn(fx.page);
+    expect(r.page_type).toBe("product");
+    expect(r.title).toBe("Kettle Pro 1.7 L"); // the name is the title
+    expect(r.content).toContain("€49.99");
+    expect(r.content).toContain("switches itself off when the water boils");
+    expect(r.content).toMatch(/^-\s+Removable limescale filter$/m);
+    expect(r.content).toMatch(/\|\s*Power\s*\|\s*2200 W\s*\|/);
+    expect(r.content).toContain("Kettle Pro, front view"); // the image as its alt text
+    for (const junk of ["Customers also bought", "Toaster Duo", "Free delivery", "Garden", "Find a store", "Add to cart"]) {
+      expect(r.content, junk).not.toContain(junk);
+    }
+  });
+
+  it("documentation: code blocks verbatim in fences with their language, tables in GFM, no sidebar or pager", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/docs.html"));
+    const r = await readIn(fx.page);
+    expect(r.page_type).toBe("documentation");
+    expect(r.content).toContain('```ts\nimport { openStream } from "@acme/sdk";\n\nconst stream = await openStream("data/*.csv", { chunkSize: 64 * 1024 });');
+    expect(r.content).toContain("  if (chunk.length < 2) continue; // skip   empty lines");
+    expect(r.content).toContain('```shell\nfor f in *.csv; do\n    acme check "$f" || echo "bad: $f"\ndone\n```');
+    expect(r.content).toContain("`openStream()`");
+    expect(r.content).toMatch(/\| chunkSize \| 65536 \| Bytes per chunk \|/);
+    for (const junk of ["Installation", "On this page", "Edit this page", "Previous: Streams", "Search docs"]) {
+      expect(r.content, junk).not.toContain(junk);
+    }
+  });
+
+  it("links: false keeps link and image text without URLs; text format has the same words as Markdown", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/news.html"));
+    const md = await readIn(fx.page, { links: false });
+    expect(md.content).not.toMatch(/\]\(/);
+    expect(md.content).toContain("The tidal mill at low water");
+    const text = await readIn(fx.page, { format: "text" });
+    const words = (s: string) => (s.replace(/!\[[^\]]*\]\([^)]*\)/g, "").match(/[\p{L}\p{N}]+/gu) ?? []).join(" ");
+    expect(words(text.content)).toBe(words(md.content.replace(/^\d+\.\s/gm, "").replace(/The tidal mill at low water/, "")));
   });
 });

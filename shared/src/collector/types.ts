@@ -71,6 +71,8 @@ export interface ReadOptions {
   contentLimit?: number;
   /** Drop what the live page does not render (display:none) before extraction (default true). */
   stripHidden?: boolean;
+  /** Markdown keeps links and image URLs (default true); false keeps their text (alt text) only. */
+  links?: boolean;
   /** Use the main-content fallback when Readability fails or keeps too little (default true). */
   fallback?: boolean;
 }
@@ -81,6 +83,11 @@ export interface ReadResult {
   content: string;
   /** Sightline addition: which extractor produced `content` (diagnostics). */
   extractor?: "readability" | "main-content" | "none";
+  /**
+   * Sightline addition: the kind of page read mode took this for (what the page declares in
+   * schema.org / Open Graph, else its structure); it decides what the extractor keeps.
+   */
+  page_type?: "article" | "forum" | "product" | "listing" | "documentation" | "page";
   /** Sightline addition: text lengths of both candidates (diagnostics). */
   stats?: { readability_chars: number; main_content_chars: number };
 }

@@ -39,9 +39,30 @@ export function mainRegion(doc: Document): Element | null {
   return best ?? body;
 }
 
-function isBoilerplate(el: Element, inArticle: boolean): boolean {
+/** Comment and newsletter forms: a form with a text area or an e-mail field. */
+function isInputForm(el: Element): boolean {
+  return el.localName === "form" && el.querySelector('textarea, input[type="email" i]') !== null;
+}
+
+/**
+ * A block that is mostly links and says little besides: a menu, a tag cloud, a "related"
+ * list, pagination. Listings keep theirs (their items are links).
+ */
+export function isLinkList(el: Element): boolean {
+  const tag = el.localName;
+  if (tag !== "ul" && tag !== "ol" && tag !== "div" && tag !== "section" && tag !== "table" && tag !== "p" && tag !== "nav") return false;
+  const len = textLen(el);
+  if (len === 0 || len > 3000) return false;
+  const links = el.getElementsByTagName("a").length;
+  if (links < 3) return false;
+  return linkTextLen(el) / len > 0.7;
+}
+
+function isBoilerplate(el: Element, inArticle: boolean, dropLinkLists = false): boolean {
   const tag = el.localName;
   if (DROP_TAGS.has(tag)) return true;
+  if (isInputForm(el)) return true;
+  if (dropLinkLists && isLinkList(el)) return true;
   if ((tag === "header" || tag === "footer") && !inArticle) return true;
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
   const role = el.getAttribute("role");
@@ -55,9 +76,12 @@ function isBoilerplate(el: Element, inArticle: boolean): boolean {
   return false;
 }
 
-/** A detached copy of the main region without boilerplate or hidden nodes. */
-export function mainContent(doc: Document): Element | null {
-  const region = mainRegion(doc);
+/**
+ * A detached copy of the main region without boilerplate or hidden nodes. `dropLinkLists`
+ * also leaves out link-dense blocks (not on listings, whose items are links). On a document
+ * without a window (a cleaned clone) computed styles are not read: the cleaning did that.
+ */
+export function mainContent(doc: Document, dropLinkLists = false, region: Element | null = mainRegion(doc)): Element | null {
   if (!region) return null;
   const view = doc.defaultView;
   const copy = (src: Element, inArticle: boolean): Element => {
@@ -66,7 +90,7 @@ export function mainContent(doc: Document): Element | null {
       if (c.nodeType === 3) out.appendChild(c.cloneNode(false));
       else if (c.nodeType === 1) {
         const el = c as Element;
-        if (isBoilerplate(el, inArticle)) continue;
+        if (isBoilerplate(el, inArticle, dropLinkLists)) continue;
         if (view) {
           const cs = view.getComputedStyle(el);
           if (cs.display === "none" || cs.visibility === "hidden") continue;

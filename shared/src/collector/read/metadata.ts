@@ -19,3 +19,28 @@ export function metaDescription(doc: Document): string {
 export function metaTitle(doc: Document): string {
   return squash(doc.title || "") || meta(doc, 'meta[property="og:title" i]') || meta(doc, 'meta[name="twitter:title" i]');
 }
+
+const WORDS = /[\p{L}\p{N}]+/gu;
+const words = (s: string): string[] => s.toLowerCase().match(WORDS) ?? [];
+
+/**
+ * The page's headline: its rendered <h1> (the first one inside `region` when there are several),
+ * when the document title or og:title agree with it (most of its words are in them). A headline
+ * is what a reader calls the page; a document title often adds the site's name or SEO words.
+ * Empty when there is no such heading.
+ */
+export function headline(doc: Document, regionOf: () => Element | null): string {
+  const rendered = Array.from(doc.getElementsByTagName("h1")).filter((h) => h.getClientRects().length > 0);
+  if (!rendered.length) return "";
+  const region = rendered.length > 1 ? regionOf() : null;
+  const inRegion = region ? rendered.filter((h) => region.contains(h)) : [];
+  const h = inRegion[0] ?? (rendered.length === 1 ? rendered[0] : null);
+  if (!h) return "";
+  const text = squash(h.textContent ?? "");
+  if (text.length < 3 || text.length > 300) return "";
+  const hw = words(text);
+  if (!hw.length) return "";
+  const known = new Set(words(`${doc.title} ${meta(doc, 'meta[property="og:title" i]')}`));
+  const shared = hw.filter((w) => known.has(w)).length;
+  return shared / hw.length >= 0.6 ? text : "";
+}

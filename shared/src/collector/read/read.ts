@@ -4,9 +4,12 @@
 import { Readability } from "@mozilla/readability";
 import type { ReadOptions, ReadResult } from "../types.js";
 import { squash } from "../text.js";
-import { mainContent } from "./main-content.js";
-import { toMarkdown } from "./markdown.js";
-import { metaDescription, metaTitle } from "./metadata.js";
+import { cleanCopy } from "./live-clean.js";
+import { mainContent, mainRegion } from "./main-content.js";
+import { detectPageType, type PageType } from "./page-type.js";
+import { languageOf, toMarkdown } from "./markdown.js";
+import { headline, metaDescription, metaTitle } from "./metadata.js";
+import { prune } from "./prune.js";
 import { toText } from "./to-text.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
@@ -30,28 +33,19 @@ interface Extracted {
   excerpt: string;
 }
 
-/**
- * Removes from the clone what the live page does not render (display:none from style sheets:
- * collapsed menus, modals, templates of widgets). Readability only sees inline styles; the
- * live document knows better. Both trees have the same shape, so they are walked in lockstep.
- */
-function stripUnrendered(live: Element, copy: Element, view: Window): void {
-  let c = copy.firstElementChild;
-  for (let l = live.firstElementChild; l && c; l = l.nextElementSibling) {
-    const next = c.nextElementSibling;
-    const tag = l.localName;
-    if (tag !== "script" && tag !== "style" && tag !== "noscript" && tag !== "template" && tag !== "head") {
-      if (view.getComputedStyle(l).display === "none") copy.removeChild(c);
-      else stripUnrendered(l, c, view);
-    }
-    c = next;
-  }
-}
-
 function readability(doc: Document, strip: boolean): Extracted | null {
   try {
     const clone = doc.cloneNode(true) as Document;
-    if (strip && doc.body && clone.body && doc.defaultView) stripUnrendered(doc.body, clone.body, doc.defaultView);
+    if (strip && doc.body && clone.body && doc.defaultView) cleanCopy(doc.body, clone.body, doc.defaultView, false);
+    return readabilityOn(clone);
+  } catch {
+    return null;
+  }
+}
+
+/** Readability on a copy it may take apart. */
+function readabilityOn(clone: Document): Extracted | null {
+  try {
     const article = new Readability<Element>(clone, { serializer: (n) => n as Element }).parse();
     if (!article || !article.content) return null;
     return { node: article.content, title: squash(article.title ?? ""), excerpt: squash(article.excerpt ?? "") };
@@ -68,38 +62,89 @@ export async function read(options: ReadOptions = {}): Promise<ReadResult> {
   return readSync(options);
 }
 
-export function readSync(options: ReadOptions = {}): ReadResult {
-  const doc = document;
-  const format = options.format === "text" ? "text" : "markdown";
-  const r = readability(doc, options.stripHidden !== false);
-  let node: Element | null = r?.node ?? null;
-  const rLen = plainLength(node);
+/** The chosen content node and how it was chosen. */
+interface Choice {
+  node: Element | null;
+  extractor: ReadResult["extractor"];
+  r: Extracted | null;
+  rLen: number;
+  fLen: number;
+  pageType?: PageType;
+}
+
+/** Readability alone (`fallback: false`): the baseline the other candidates are measured against. */
+function readabilityAlone(doc: Document, strip: boolean): Choice {
+  const r = readability(doc, strip);
+  const node = r?.node ?? null;
+  return { node, extractor: node ? "readability" : "none", r, rLen: plainLength(node), fLen: 0 };
+}
+
+/**
+ * Candidate comparison: Readability and the main-content extractor both run on a copy cleaned
+ * with the live layout (live-clean.ts); the page type and the two lengths decide which is kept.
+ */
+function compareCandidates(doc: Document, strip: boolean): Choice {
+  const view = doc.defaultView;
+  let clone: Document;
+  try {
+    clone = doc.cloneNode(true) as Document;
+    if (strip && doc.body && clone.body && view) cleanCopy(doc.body, clone.body, view, true);
+  } catch {
+    return readabilityAlone(doc, strip);
+  }
+  let region: Element | null = null;
+  let pageType: PageType = "page";
   let fallback: Element | null = null;
   try {
-    fallback = mainContent(doc);
+    region = mainRegion(clone);
+    pageType = detectPageType(clone, region);
+    fallback = mainContent(clone, pageType !== "listing", region);
   } catch {
     fallback = null;
   }
+  // Readability drops class names: the code blocks' languages go into data-lang first.
+  for (const pre of Array.from(clone.getElementsByTagName("pre"))) {
+    const lang = languageOf(pre);
+    if (lang) pre.setAttribute("data-lang", lang);
+  }
+  const r = readabilityOn(clone);
+  let node: Element | null = r?.node ?? null;
+  const rLen = plainLength(node);
   const fLen = plainLength(fallback);
   let extractor: ReadResult["extractor"] = node ? "readability" : "none";
-  // Readability is kept unless it failed, kept almost nothing, or (on pages that do not
-  // present themselves as articles: products, listings, forums) kept a small part of the
-  // main region.
-  if (options.fallback !== false && (!node || rLen < MIN_CHARS || (rLen < fLen * MIN_SHARE && !articleLike(doc)))) {
+  const article = pageType === "article" || pageType === "documentation" || articleLike(doc);
+  if (!node || rLen < MIN_CHARS || (rLen < fLen * MIN_SHARE && !article)) {
     if (fallback && fLen > rLen) {
       node = fallback;
       extractor = "main-content";
     }
   }
-  let content = node ? (format === "markdown" ? toMarkdown(node) : toText(node)) : "";
+  if (node) {
+    try {
+      prune(node, pageType === "listing");
+    } catch {
+      /* the unpruned node stands */
+    }
+  }
+  return { node, extractor, r, rLen, fLen, pageType };
+}
+
+export function readSync(options: ReadOptions = {}): ReadResult {
+  const doc = document;
+  const format = options.format === "text" ? "text" : "markdown";
+  const strip = options.stripHidden !== false;
+  const c = options.fallback === false ? readabilityAlone(doc, strip) : compareCandidates(doc, strip);
+  let content = c.node ? (format === "markdown" ? toMarkdown(c.node, options.links !== false) : toText(c.node)) : "";
   if (options.contentLimit !== undefined && options.contentLimit >= 0 && content.length > options.contentLimit) {
     content = content.slice(0, options.contentLimit);
   }
   return {
-    title: r?.title || metaTitle(doc),
-    description: r?.excerpt || metaDescription(doc),
+    // Readability alone keeps its own title; the full read prefers the page's headline.
+    title: (options.fallback !== false && headline(doc, () => mainRegion(doc))) || c.r?.title || metaTitle(doc),
+    description: c.r?.excerpt || metaDescription(doc),
     content,
-    extractor,
-    stats: { readability_chars: rLen, main_content_chars: fLen },
+    extractor: c.extractor,
+    ...(c.pageType ? { page_type: c.pageType } : {}),
+    stats: { readability_chars: c.rLen, main_content_chars: c.fLen },
   };
 }

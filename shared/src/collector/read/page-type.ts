@@ -1,0 +1,89 @@
+// What kind of page this is, from what the page declares (schema.org JSON-LD and microdata,
+// Open Graph) and, failing that, from its structure (repeated posts, code blocks, a price next
+// to a buy button, many similar cards). The extractor keeps different things per type: one
+// article's text, every post of a thread, a product's name, price, description and
+// specifications, the items of a listing, documentation with its code verbatim.
+export type PageType = "article" | "forum" | "product" | "listing" | "documentation" | "page";
+
+const LD_TYPES: Array<[RegExp, PageType]> = [
+  [/^(?:Product|ProductGroup|IndividualProduct|Offer|AggregateOffer|Car|Vehicle|SoftwareApplication|MobileApplication|Book)$/, "product"],
+  [/^(?:DiscussionForumPosting|QAPage|Question|SocialMediaPosting|Comment)$/, "forum"],
+  [/^(?:ItemList|CollectionPage|SearchResultsPage|OfferCatalog|ProductCollection)$/, "listing"],
+  [/^(?:TechArticle|APIReference|HowTo)$/, "documentation"],
+  [/^(?:Article|NewsArticle|BlogPosting|Report|ScholarlyArticle|LiveBlogPosting|OpinionNewsArticle|AnalysisNewsArticle|ReviewNewsArticle|Recipe|Review|MedicalWebPage)$/, "article"],
+];
+
+function typeOf(name: string): PageType | null {
+  const n = name.replace(/^https?:\/\/schema\.org\//, "");
+  for (const [re, t] of LD_TYPES) if (re.test(n)) return t;
+  return null;
+}
+
+/** The schema.org types the page declares at top level (JSON-LD @type, @graph entries, microdata itemtype). */
+function declaredTypes(doc: Document): string[] {
+  const out: string[] = [];
+  const visit = (v: unknown, depth: number): void => {
+    if (!v || typeof v !== "object" || depth > 2) return;
+    if (Array.isArray(v)) {
+      for (const x of v.slice(0, 20)) visit(x, depth);
+      return;
+    }
+    const o = v as Record<string, unknown>;
+    const t = o["@type"];
+    if (typeof t === "string") out.push(t);
+    else if (Array.isArray(t)) for (const x of t) if (typeof x === "string") out.push(x);
+    if (o["@graph"]) visit(o["@graph"], depth + 1);
+    // A WebPage's mainEntity says what the page is about (a QAPage's Question, a Product).
+    if (o.mainEntity) visit(o.mainEntity, depth + 1);
+  };
+  for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]')).slice(0, 8)) {
+    try {
+      visit(JSON.parse(s.textContent ?? ""), 0);
+    } catch {
+      /* a broken JSON-LD block says nothing */
+    }
+  }
+  for (const el of Array.from(doc.querySelectorAll("[itemscope][itemtype]")).slice(0, 20)) {
+    // Only items not nested in another item: a review inside a product is not the page.
+    if (el.parentElement?.closest("[itemscope]")) continue;
+    for (const t of (el.getAttribute("itemtype") ?? "").split(/\s+/)) if (t) out.push(t.replace(/^https?:\/\/schema\.org\//, ""));
+  }
+  return out;
+}
+
+const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|JPY|INR|AUD|CAD)\b)\s?\d[\d.,\s]*\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|kr|zł|Kč)\b)/;
+const BUY = /add to (?:cart|bag|basket)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen|do koszyka|カートに入れる|加入购物车/i;
+const POST_KEY = /(?:^|[\s_-])(?:post|message|reply|comment|topic-?post|postbody|post-?body|forum-?post|answer|thread-?item)(?:$|[\s_-]|s\b)/i;
+
+/**
+ * The page's type: declared types first (a Product or a forum posting declared anywhere wins over
+ * an Article, which CMSs declare on every page), then the structure of the live page.
+ */
+export function detectPageType(doc: Document, region: Element | null): PageType {
+  const declared = declaredTypes(doc).map(typeOf).filter((t): t is PageType => t !== null);
+  for (const t of ["forum", "product", "documentation", "listing", "article"] as const) if (declared.includes(t)) return t;
+  const og = (doc.querySelector('meta[property="og:type" i]')?.getAttribute("content") ?? "").toLowerCase();
+  if (/product/.test(og)) return "product";
+  const scope = region ?? doc.body;
+  if (!scope) return "page";
+  // A page that calls itself an article is one (tech blogs have code too).
+  if (og === "article") return "article";
+  // Documentation: code blocks in the main region.
+  const pres = scope.querySelectorAll("pre").length;
+  if (pres >= 2 || (pres === 1 && scope.querySelectorAll("code").length >= 5)) return "documentation";
+  // Forum: many blocks that call themselves posts or replies, each with some text.
+  let posts = 0;
+  for (const el of Array.from(scope.querySelectorAll("article, li, div, section, table")).slice(0, 3000)) {
+    const key = `${el.id} ${typeof el.className === "string" ? el.className : ""}`;
+    if (key.length > 2 && POST_KEY.test(key) && !/comment-?(?:form|respond|reply-?link)|share/i.test(key) && (el.textContent ?? "").length > 80) {
+      posts++;
+      if (posts >= 4) break;
+    }
+  }
+  if (posts >= 4 && doc.getElementsByTagName("article").length !== 1) return "forum";
+  // Product: a price and a buy button within the first screens.
+  const text = (scope.textContent ?? "").slice(0, 20000);
+  if (PRICE.test(text) && BUY.test(text) && (doc.querySelector('[itemprop="price"], [class*="price" i]') || /product/.test(og))) return "product";
+  if (doc.getElementsByTagName("article").length === 1) return "article";
+  return "page";
+}

@@ -1,0 +1,34 @@
+// The last, precision-first pass over the chosen content (either candidate): blocks that are
+// mostly links ("related" and "customers also bought" lists, tag clouds, pagination, share
+// bars; Readability keeps lists of links) and the headings they leave orphaned. Listings keep
+// theirs: their items are links.
+import { isLinkList } from "./main-content.js";
+
+const HEADING = /^h[1-6]$/;
+
+/** Is `el` followed by nothing but other headings (or nothing) inside its parent? */
+function orphanHeading(el: Element): boolean {
+  for (let n = el.nextElementSibling; n; n = n.nextElementSibling) {
+    if (!HEADING.test(n.localName)) return (n.textContent ?? "").trim() === "";
+    if (Number(n.localName[1]) <= Number(el.localName[1])) return true;
+  }
+  return true;
+}
+
+export function prune(root: Element, keepLinkLists: boolean): void {
+  if (!keepLinkLists) {
+    const lists = Array.from(root.querySelectorAll("ul, ol, div, section, p, table, nav"));
+    for (const el of lists) {
+      // An outer block already removed took its descendants with it.
+      if (!root.contains(el)) continue;
+      if (isLinkList(el)) {
+        const prev = el.previousElementSibling;
+        el.remove();
+        if (prev && HEADING.test(prev.localName) && orphanHeading(prev)) prev.remove();
+      }
+    }
+  }
+  for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6"))) {
+    if (!(h.textContent ?? "").trim()) h.remove();
+  }
+}
