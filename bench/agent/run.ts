@@ -110,7 +110,7 @@ run.table({
 });
 run.figure("tokens_ratio", oursTotal / theirsTotal);
 run.note(`Sightline uses ${(oursTotal / theirsTotal).toFixed(3)} of the aria-snapshot tokens over the task (target ≤ 0.2).`);
-run.note("The extension backend adds the bridge hop (server ↔ extension WebSocket) and chrome.debugger input; it is measured in test/agent/extension.test.ts, not here.");
+run.note("The extension backend adds the bridge hop (server ↔ extension WebSocket) and chrome.debugger input; it is measured by bench/agent/extension.ts (npm run bench:agent:extension), not here.");
 
 await backend.close();
 await browser.close();
