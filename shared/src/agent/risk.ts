@@ -101,7 +101,9 @@ export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessm
       if (facts?.download) reasons.push("it downloads a file");
       const submits = !!facts?.submits;
       if (submits && (SENSITIVE_WORDS.test(name) || SENSITIVE_WORDS.test(formWords(facts)))) reasons.push(`it submits ${formName(facts)}`);
-      else if (SENSITIVE_WORDS.test(name)) reasons.push(`its name says ${quote(SENSITIVE_WORDS.exec(name)![0])}`);
+      // A button's words are what it does; a link's only say where it goes (same-site links
+      // that leave the site or download are caught below).
+      else if (!facts?.href && SENSITIVE_WORDS.test(name)) reasons.push(`its name says ${quote(SENSITIVE_WORDS.exec(name)![0])}`);
       if (facts?.href && !facts.download && !sameSite(ctx.pageUrl, facts.href)) reasons.push(`it opens another site (${hostOf(facts.href)})`);
       break;
     }

@@ -66,6 +66,13 @@ describe("risk tiers", () => {
     expect(away.summary).toContain("another site (evil.test)");
   });
 
+  it("a link within the site is act whatever its words (a 'Checkout' link only opens a page)", () => {
+    const a = assessAction({ kind: "click", id: 3 }, { pageUrl: page, target: target(3, "Checkout", "link"), facts: facts({ tag: "a", href: "https://shop.example.com/checkout" }) });
+    expect(a.tier).toBe("act");
+    // A button with the same word is sensitive.
+    expect(assessAction({ kind: "click", id: 5 }, { pageUrl: page, target: target(5, "Confirm payment"), facts: facts({}) }).tier).toBe("sensitive");
+  });
+
   it("a link to another site and a download link are sensitive", () => {
     expect(assessAction({ kind: "click", id: 2 }, { pageUrl: page, target: target(2, "Docs", "link"), facts: facts({ tag: "a", href: "https://other.test/" }) }).tier).toBe("sensitive");
     expect(assessAction({ kind: "click", id: 2 }, { pageUrl: page, target: target(2, "Invoice", "link"), facts: facts({ tag: "a", href: "https://shop.example.com/i.pdf", download: true }) }).tier).toBe("sensitive");
