@@ -58,15 +58,19 @@ export async function insertText(tabId: number, text: string): Promise<void> {
  */
 export async function typeText(tabId: number, text: string): Promise<void> {
   if (text.length > 500) return insertText(tabId, text);
+  // Every event is sent at once and awaited together: the debugger delivers one target's
+  // commands in order, so this is the same key sequence in one round trip, not two per key.
+  const sends: Promise<unknown>[] = [];
   for (const ch of text) {
-    if (ch === "\n") await pressKey(tabId, "Enter");
-    else if (/^[\x20-\x7e]$/.test(ch)) {
-      const k = keyDef(ch === " " ? "Space" : ch);
+    if (ch === "\n" || /^[\x20-\x7e]$/.test(ch)) {
+      const k = keyDef(ch === "\n" ? "Enter" : ch === " " ? "Space" : ch);
+      const typed = ch === "\n" ? "\r" : ch;
       const common = { key: k.key, code: k.code, windowsVirtualKeyCode: k.keyCode, nativeVirtualKeyCode: k.keyCode };
-      await send(tabId, "Input.dispatchKeyEvent", { type: "keyDown", ...common, text: ch, unmodifiedText: ch });
-      await send(tabId, "Input.dispatchKeyEvent", { type: "keyUp", ...common });
-    } else await insertText(tabId, ch);
+      sends.push(send(tabId, "Input.dispatchKeyEvent", { type: "keyDown", ...common, text: typed, unmodifiedText: typed }));
+      sends.push(send(tabId, "Input.dispatchKeyEvent", { type: "keyUp", ...common }));
+    } else sends.push(send(tabId, "Input.insertText", { text: ch }));
   }
+  await Promise.all(sends);
 }
 
 interface KeyDef {
