@@ -58,11 +58,12 @@ export function isLinkList(el: Element): boolean {
   return linkTextLen(el) / len > 0.7;
 }
 
-function isBoilerplate(el: Element, inArticle: boolean, dropLinkLists = false): boolean {
+/** `linkListMax`: link-dense blocks up to this many characters are dropped (0: none). */
+function isBoilerplate(el: Element, inArticle: boolean, linkListMax = 0): boolean {
   const tag = el.localName;
   if (DROP_TAGS.has(tag)) return true;
   if (isInputForm(el)) return true;
-  if (dropLinkLists && isLinkList(el)) return true;
+  if (linkListMax > 0 && textLen(el) <= linkListMax && isLinkList(el)) return true;
   if ((tag === "header" || tag === "footer") && !inArticle) return true;
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
   const role = el.getAttribute("role");
@@ -83,6 +84,8 @@ function isBoilerplate(el: Element, inArticle: boolean, dropLinkLists = false): 
  */
 export function mainContent(doc: Document, dropLinkLists = false, region: Element | null = mainRegion(doc)): Element | null {
   if (!region) return null;
+  // A link-dense block holding a large share of the region is its content (an undeclared listing).
+  const linkListMax = dropLinkLists ? textLen(region) * 0.15 : 0;
   const view = doc.defaultView;
   const copy = (src: Element, inArticle: boolean): Element => {
     const out = src.cloneNode(false) as Element;
@@ -90,7 +93,7 @@ export function mainContent(doc: Document, dropLinkLists = false, region: Elemen
       if (c.nodeType === 3) out.appendChild(c.cloneNode(false));
       else if (c.nodeType === 1) {
         const el = c as Element;
-        if (isBoilerplate(el, inArticle, dropLinkLists)) continue;
+        if (isBoilerplate(el, inArticle, linkListMax)) continue;
         if (view) {
           const cs = view.getComputedStyle(el);
           if (cs.display === "none" || cs.visibility === "hidden") continue;
