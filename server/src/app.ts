@@ -15,6 +15,7 @@ import { accessLog } from "./middleware/access-log.js";
 import { cors } from "./middleware/cors.js";
 import { errorHandler } from "./middleware/errors.js";
 import { requestId } from "./middleware/request-id.js";
+import { createObserveRuntime } from "./observe/runtime.js";
 import { registerRoutes } from "./routes/index.js";
 import { inlineEngine, type SnapshotEngine } from "./snapshot/index.js";
 
@@ -47,6 +48,8 @@ export function createApp(parts: AppParts): CreatedApp {
   const reranker = parts.reranker ?? null;
   const snapshots = parts.snapshots ?? inlineEngine({ refine, reranker });
   closers.push(() => snapshots.close());
+  const observe = createObserveRuntime({ config: parts.config, logger: parts.logger, ledger: parts.ledger, refine });
+  closers.push(() => observe.close());
   const bridge = parts.bridge ?? new BridgeHub({ authenticate: (key) => parts.ledger.authenticate(key), logger: parts.logger });
   stoppers.push(() => bridge.close());
   const deps: AppDeps = {
@@ -57,6 +60,7 @@ export function createApp(parts: AppParts): CreatedApp {
     refine,
     snapshots,
     bridge,
+    observe,
     api: createApiChain({
       ledger: parts.ledger,
       rateLimitPerMinute: parts.config.rateLimitPerMinute,

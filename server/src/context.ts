@@ -7,6 +7,7 @@ import type { refineSnapshot } from "@sightline/shared/refine";
 import type { Bridge } from "./bridge/index.js";
 import type { ServerConfig } from "./config.js";
 import type { Account, Ledger } from "./ledger/index.js";
+import type { ObserveRuntime } from "./observe/runtime.js";
 import type { SnapshotEngine } from "./snapshot/index.js";
 
 /** Which error body an endpoint renders (contract 7.1 vs 7.2; see errorBody). */
@@ -48,6 +49,8 @@ export interface AppDeps {
   api: ApiChain;
   /** The extension bridge: the person's shared tabs, per account (server/src/bridge). */
   bridge: Bridge;
+  /** What /v1/observe renders with: the browser pool and the screenshot storage (observe/runtime.ts). */
+  observe: ObserveRuntime;
   /** Registers cleanup to run when the server closes (e.g. a browser pool). */
   onClose(fn: () => Promise<void> | void): void;
   /**

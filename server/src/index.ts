@@ -12,6 +12,7 @@ import { BridgeHub } from "./bridge/hub.js";
 import type { Bridge } from "./bridge/index.js";
 import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
+import type { BrowserPool } from "./browser/index.js";
 
 export { createApp, type AppParts, type CreatedApp } from "./app.js";
 export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig, type LogLevel } from "./config.js";
@@ -33,6 +34,8 @@ export interface RunningServer {
   reranker: Reranker | null;
   /** The extension bridge (tests and in-process embedders reach the person's-tab backend here). */
   bridge: Bridge;
+  /** The browser pool /v1/observe renders in (its stats and the local browser's pid, for tests and diagnostics). */
+  browsers: BrowserPool;
   /** Stops accepting, ends keep-alive connections, runs cleanups, checkpoints the ledger. */
   close(): Promise<void>;
   /**
@@ -102,5 +105,5 @@ export async function startServer(
       await ledger.close(); // lowdb: leaves one self-contained ledger.json
     })());
 
-  return { origin: `http://${host}:${port}`, port, config, ledger, logger, reranker, bridge, close, warmUp: () => created.deps.snapshots.warm() };
+  return { origin: `http://${host}:${port}`, port, config, ledger, logger, reranker, bridge, browsers: created.deps.observe.pool, close, warmUp: () => created.deps.snapshots.warm() };
 }

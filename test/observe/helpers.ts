@@ -1,5 +1,4 @@
 // Shared by the observe e2e files: fixture site on loopback, POST /v1/observe, pool stats.
-import { liveObserveRuntimes } from "../../server/src/observe/index.js";
 import type { BrowserPool, PoolStats } from "../../server/src/browser/index.js";
 import type { Sightline } from "../support/sightline-server.js";
 
@@ -13,19 +12,17 @@ export async function observe(sl: Sightline, key: string, body: unknown): Promis
   return { status: res.status, headers: res.headers, json: await res.json() };
 }
 
-/** The pool of the one Sightline server running in this test file. */
-export function observePool(): BrowserPool {
-  const runtimes = liveObserveRuntimes();
-  if (runtimes.length !== 1) throw new Error(`expected one observe runtime, found ${runtimes.length}`);
-  return runtimes[0].pool;
+/** The browser pool /v1/observe renders in, on the server `sl`. */
+export function observePool(sl: Sightline): BrowserPool {
+  return sl.server.browsers;
 }
 
-export function poolStats(): PoolStats {
-  return observePool().stats();
+export function poolStats(sl: Sightline): PoolStats {
+  return observePool(sl).stats();
 }
 
-export function browserPid(): number | null {
-  return liveObserveRuntimes()[0]?.pool.browserPid() ?? null;
+export function browserPid(sl: Sightline): number | null {
+  return observePool(sl).browserPid();
 }
 
 /** Resolves once `check` is true (polled), or fails after `ms`. */

@@ -47,7 +47,7 @@ describe("render limits", () => {
   it("answers 503 with Retry-After when the slot is busy and the queue is full; the slow one times out with 504", async () => {
     const before = await sl.credits(key);
     const slow = observe(sl, key, { url: site.url("/hang"), mode: "map" });
-    await until(() => poolStats().running === 1 && site.requests.includes("/hang"));
+    await until(() => poolStats(sl).running === 1 && site.requests.includes("/hang"));
     const busy = await observe(sl, key, { url: site.url("/index.html") });
     expect(busy.status).toBe(503);
     expect(busy.json).toMatchObject({ status: "error", error: "Service busy", error_code: "service_unavailable" });
@@ -58,13 +58,13 @@ describe("render limits", () => {
     expect(timedOut.json).toMatchObject({ status: "error", error: "Render timeout", error_code: "timeout" });
     expect(timedOut.json.message).toMatch(/10000 ms/);
     expect(await sl.credits(key)).toBe(before);
-    expect(poolStats()).toMatchObject({ running: 0, openContexts: 0, openPages: 0 });
-    expect(poolStats().spareContexts).toBeLessThanOrEqual(2); // one per key: read, map
+    expect(poolStats(sl)).toMatchObject({ running: 0, openContexts: 0, openPages: 0 });
+    expect(poolStats(sl).spareContexts).toBeLessThanOrEqual(2); // one per key: read, map
   });
 
   it("fails the request whose browser is killed (502, uncharged), then relaunches for the next", async () => {
-    const launches = poolStats().launches;
-    const pid = browserPid();
+    const launches = poolStats(sl).launches;
+    const pid = browserPid(sl);
     expect(pid).toBeGreaterThan(0);
     site.requests.length = 0;
     const before = await sl.credits(key);
@@ -78,19 +78,19 @@ describe("render limits", () => {
     expect(await sl.credits(key)).toBe(before);
 
     // The spares died with the browser: the next request makes its own context.
-    const { spareUses } = poolStats();
+    const { spareUses } = poolStats(sl);
     const next = await observe(sl, key, { url: site.url("/article.html") });
     expect(next.status).toBe(200);
     expect(next.json.title).toBe("How lighthouses work");
     expect(await sl.credits(key)).toBe(before - 1);
-    expect(poolStats()).toMatchObject({ launches: launches + 1, running: 0, openContexts: 0, openPages: 0, spareUses });
-    expect(browserPid()).not.toBe(pid);
+    expect(poolStats(sl)).toMatchObject({ launches: launches + 1, running: 0, openContexts: 0, openPages: 0, spareUses });
+    expect(browserPid(sl)).not.toBe(pid);
   });
 
   it("closes its browser and its spare contexts when the server closes", async () => {
-    const pid = browserPid();
+    const pid = browserPid(sl);
     expect(pid).toBeGreaterThan(0);
-    const pool = observePool();
+    const pool = observePool(sl);
     await until(() => pool.stats().spareContexts === 1); // the read's, made after the last request
     expect(listening()).toBeGreaterThan(listeningBefore + 1); // the server and the spare's proxy
     await sl.close();

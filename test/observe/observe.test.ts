@@ -272,10 +272,10 @@ describe("errors of 7.1, never charged", () => {
   });
 
   it("leaves no context or page open after all of the above", () => {
-    expect(poolStats()).toMatchObject({ running: 0, queued: 0, openContexts: 0, openPages: 0, launches: 1 });
+    expect(poolStats(sl)).toMatchObject({ running: 0, queued: 0, openContexts: 0, openPages: 0, launches: 1 });
     // Requests after the first of their kind started on a spare; at most SIGHTLINE_BROWSER_SPARES
     // (2) are held (three kinds were asked for here: read, map, precision map).
-    expect(poolStats().spareUses).toBeGreaterThan(0);
-    expect(poolStats().spareContexts).toBeLessThanOrEqual(2);
+    expect(poolStats(sl).spareUses).toBeGreaterThan(0);
+    expect(poolStats(sl).spareContexts).toBeLessThanOrEqual(2);
   });
 });

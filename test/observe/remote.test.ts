@@ -115,8 +115,8 @@ describe.skipIf(!BUILT)("observe on remote browser servers", () => {
   it("renders on the browser servers, spread over both, with nothing launched here", async () => {
     const replies = await Promise.all([0, 1].map(() => observe(sl, key, { url: site.url("/form.html") })));
     for (const r of replies) expect(r.status, JSON.stringify(r.json)).toBe(200);
-    expect(observePool().endpointStats().map((e) => e.connected)).toEqual([true, true]);
-    expect(observePool().browserPid()).toBeNull(); // no local Chromium
+    expect(observePool(sl).endpointStats().map((e) => e.connected)).toEqual([true, true]);
+    expect(observePool(sl).browserPid(sl)).toBeNull(); // no local Chromium
     expect(await sl.credits(key)).toBe(998);
   });
 
@@ -135,7 +135,7 @@ describe.skipIf(!BUILT)("observe on remote browser servers", () => {
     const asked = new Promise<void>((r) => (slowAsked = r));
     const rendering = observe(sl, key, { url: site.url("/slow.html") });
     await asked; // the page is loading in a remote browser
-    const busy = observePool().endpointStats().findIndex((e) => e.running > 0);
+    const busy = observePool(sl).endpointStats().findIndex((e) => e.running > 0);
     expect(busy).toBeGreaterThanOrEqual(0);
     const chromiums = serverChromiums();
     servers[busy].proc.kill("SIGKILL");
@@ -149,15 +149,15 @@ describe.skipIf(!BUILT)("observe on remote browser servers", () => {
 
     const next = await observe(sl, key, { url: site.url("/form.html") });
     expect(next.status, JSON.stringify(next.json)).toBe(200);
-    expect(observePool().endpointStats()[busy].connected).toBe(false);
+    expect(observePool(sl).endpointStats()[busy].connected).toBe(false);
     expect(await sl.credits(key)).toBe(before - 1);
-    expect(observePool().stats()).toMatchObject({ openContexts: 0, openPages: 0 }); // nothing leaked
+    expect(observePool(sl).stats()).toMatchObject({ openContexts: 0, openPages: 0 }); // nothing leaked
 
     // Back on the same endpoint: after the endpoint's retry pause the pool reconnects to it.
     servers[busy] = await startBrowserServer(ports[busy], `/test-${busy}`);
     await new Promise((r) => setTimeout(r, 3100));
     const renders = await Promise.all([0, 1].map(() => observe(sl, key, { url: site.url("/form.html") })));
     for (const r of renders) expect(r.status).toBe(200);
-    await until(() => observePool().endpointStats().every((e) => e.connected), 10_000);
+    await until(() => observePool(sl).endpointStats().every((e) => e.connected), 10_000);
   }, 150_000); // renders, a kill and a browser server restart: slow on a loaded 2-core machine
 });

@@ -36,3 +36,8 @@ export function toContractError(err: unknown): ContractError | null {
 export function renderFailed(): ContractError {
   return new ContractError("render_failed", ERROR_NAMES.renderFailed, `${ERROR_NAMES.renderFailed}: the page could not be processed; no credits were charged`);
 }
+
+/** A `capture` that lacks what its mode needs (400, nothing charged). */
+export function badCapture(detail: string): ContractError {
+  return new ContractError("bad_request", ERROR_NAMES.invalidField, `${ERROR_NAMES.invalidField}: capture ${detail}`);
+}

@@ -2,15 +2,17 @@
 import type { AppDeps, AppRouter } from "../context.js";
 import { registerHealth, registerReady } from "./health.js";
 import { registerMcp } from "./mcp.js";
+import { registerObserve } from "./observe.js";
 import { registerOpenApi } from "./openapi.js";
+import { registerScreenshots } from "./screenshots.js";
 import { registerSnapshot } from "./snapshot.js";
-import { registerObserve } from "../observe/index.js";
 
 export function registerRoutes(router: AppRouter, deps: AppDeps): void {
   registerHealth(router, deps);
   registerOpenApi(router, deps);
   registerSnapshot(router, deps);
-  const observe = registerObserve(router, deps); // POST /v1/observe, GET /v1/screenshots/:id
-  registerReady(router, deps, observe.pool); // GET /ready: the database and a browser
+  registerObserve(router, deps); // POST /v1/observe
+  registerScreenshots(router, deps); // GET /v1/screenshots/:id
+  registerReady(router, deps, deps.observe.pool); // GET /ready: the database and a browser
   registerMcp(router, deps); // POST/GET/DELETE /mcp
 }

@@ -1,7 +1,53 @@
 // Read mode: title, meta description and the main content as Markdown or text (spec 2.4).
+//   fromUrl: rendered with JavaScript off first, on only when needed (needsScripts below).
+//   fromCapture: the caller's `content` as is, else its `html` laid out and read.
 import { OBSERVE_DEFAULT_CONTENT_LIMIT, type ObserveRequest } from "@sightline/shared/contract";
 import type { Page } from "playwright-core";
+import { renderUrl, type EngineName } from "../../browser/index.js";
+import { EgressRefusal } from "../../net/index.js";
+import { withCapturedHtml } from "../capture.js";
 import { readContent, type ReadContent } from "../collector.js";
+import { renderRequest, type ModeOutput, type ObserveCall, type ObserveDeps } from "../deps.js";
+import { badCapture } from "../errors.js";
+
+/** Least time the JavaScript pass gets, even when the first pass used up most of the budget. */
+const MIN_SCRIPT_PASS_MS = 5_000;
+
+export async function fromUrl(deps: ObserveDeps, { req }: ObserveCall, engine: EngineName): Promise<ModeOutput> {
+  const started = Date.now();
+  // The spare the first pass used is made again once the request is done, not while the
+  // JavaScript pass renders (on a small machine the two slow each other).
+  let done = () => {};
+  const requestDone = new Promise<void>((resolve) => (done = resolve));
+  const render = (javaScript: boolean, timeoutMs: number, refillAfter?: Promise<unknown>) =>
+    renderUrl(deps.pool, renderRequest(deps, req.url, engine, { timeoutMs, javaScript, refillAfter }), ({ page }) => readPageUnclipped(page, req));
+  try {
+    const plain = await render(false, deps.renderTimeoutMs, requestDone);
+    if (!needsScripts(plain)) return clipReading(plain, req);
+    let scripted: ReadContent;
+    try {
+      scripted = await render(true, Math.max(MIN_SCRIPT_PASS_MS, deps.renderTimeoutMs - (Date.now() - started)));
+    } catch (err) {
+      // The scripted pass failed (a script bounced the page to nowhere, a timeout): what the
+      // server sent is still an answer, unless it held nothing at all.
+      if (readingChars(plain) > 0 && !(err instanceof EgressRefusal)) return clipReading(plain, req);
+      throw err;
+    }
+    return clipReading(readingChars(scripted) > readingChars(plain) ? scripted : plain, req);
+  } finally {
+    done();
+  }
+}
+
+export async function fromCapture(deps: ObserveDeps, { req }: ObserveCall): Promise<ModeOutput> {
+  const c = req.capture!;
+  if (typeof c.content === "string") {
+    return { title: c.title ?? "", description: c.description ?? "", content: clip(c.content, contentLimitOf(req)) };
+  }
+  if (!(typeof c.html === "string" && c.html.length > 0)) throw badCapture("needs `content` or `html` in read mode");
+  const r = await withCapturedHtml(deps.pool, req.url, c, deps.renderTimeoutMs, (page) => readPage(page, req));
+  return { ...r, title: c.title ?? r.title, description: c.description ?? r.description };
+}
 
 export function contentLimitOf(req: ObserveRequest): number {
   return req.options?.contentLimit ?? OBSERVE_DEFAULT_CONTENT_LIMIT;

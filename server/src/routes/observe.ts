@@ -1,0 +1,60 @@
+// POST /v1/observe (spec 4.1):
+//   validate (400) → check the URL against the host policy (400 Invalid URL) → reserve the
+//   mode's credits (402) → render (503 busy, 504 timeout, 502 crash, 400 refused redirect)
+//   → commit on success; release on any failure, so a failed render charges nothing.
+// What each mode answers lives in observe/modes/; what it costs in observe/plan.ts.
+import { validateObserveRequest, type ObserveResponse } from "@sightline/shared/contract";
+import type { AppContext, AppDeps, AppRouter } from "../context.js";
+import { checkRequestUrl } from "../net/index.js";
+import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "../observe/config.js";
+import { invalidUrl, renderFailed, toContractError } from "../observe/errors.js";
+import { planObserve } from "../observe/plan.js";
+import { runObserve } from "../observe/service.js";
+
+/** Where screenshot links point: SIGHTLINE_PUBLIC_URL, else the origin this request came to.
+ *  (Koa 3's ctx.origin is the Origin header, hence protocol + host.) */
+function publicBase(ctx: AppContext, cfg: ObserveConfig): string {
+  return cfg.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+}
+
+export function registerObserve(router: AppRouter, deps: AppDeps): void {
+  const cfg: ObserveConfig = deps.config.observe ?? DEFAULT_OBSERVE_CONFIG;
+  const { ledger, logger } = deps;
+
+  router.post("/v1/observe", ...deps.api("observe"), async (ctx) => {
+    const account = ctx.state.account!;
+    const req = validateObserveRequest(ctx.request.body);
+    const plan = planObserve(req);
+    const od = await deps.observe.deps();
+    if (plan.engine !== "capture") {
+      // Refused before anything is charged or rendered; redirects and subresources are checked
+      // again, request by request, by the egress proxy.
+      await checkRequestUrl(req.url, od.policy).catch((err: unknown) => {
+        throw toContractError(err) ?? invalidUrl(String(err));
+      });
+    }
+    const reservation = await ledger.reserve(account.id, plan.credits);
+    let output;
+    try {
+      output = await runObserve(od, { req, plan, baseUrl: publicBase(ctx, cfg) });
+    } catch (err) {
+      await reservation.release();
+      const known = toContractError(err);
+      if (known) {
+        logger.info({ req_id: ctx.state.requestId, error: known.short, detail: known.message }, "observe failed");
+        throw known;
+      }
+      logger.error({ req_id: ctx.state.requestId, err }, "observe failed unexpectedly");
+      throw renderFailed();
+    }
+    reservation.commit();
+    const body: ObserveResponse = {
+      status: "success",
+      ...output,
+      url: req.url,
+      credits_used: plan.credits,
+      credits_remaining: reservation.remaining,
+    };
+    ctx.body = body;
+  });
+}
