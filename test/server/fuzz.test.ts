@@ -1,10 +1,15 @@
-// Fuzzes POST /v1/snapshot with 10,000+ generated malformed bodies (wrong types, huge numbers,
-// NaN-like strings, deep nesting, __proto__ keys, 100k elements, unicode, truncated JSON): the
-// server never answers 5xx, never crashes, and every error has the 7.2 shape. Bodies are made
-// in-process from a fixed seed (reproducible) and sent over keep-alive loopback connections.
+// Fuzzes /v1/snapshot with 10,000+ generated malformed bodies (wrong types, huge numbers,
+// NaN-like strings, deep nesting, __proto__ keys, 100k elements, unicode, truncated JSON): never
+// a 5xx, never a crash, every error in the 7.2 shape. Bodies are made from a fixed seed
+// (reproducible). All 10,000 go through the route's own job in process (runSnapshotJob: parse →
+// validate → refine → render, what a refinement worker runs) and their answers are rendered as
+// the server renders them; every 20th, and the huge ones, also go over keep-alive loopback HTTP
+// to the real server, which must answer the status the job predicted.
 import { request, Agent } from "node:http";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { ErrorBodySchema, ERROR_CODES } from "@sightline/shared/contract";
+import { ErrorBodySchema, ERROR_CODES, errorBody } from "@sightline/shared/contract";
+import { refineSnapshot } from "@sightline/shared/refine";
+import { fromErrorData, renderSnapshotBody, runSnapshotJob } from "../../server/src/snapshot/index.js";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 
 let sl: Sightline;
@@ -200,28 +205,74 @@ function check(body: string, r: { status: number; text: string }, tally: Map<num
   expect(typeof e.data!.credits_remaining, where).toBe("number");
 }
 
-// Some generated bodies are valid by chance and reach the engine, so this needs the real one.
+/** What the server answers a body that fits its body limit: the route's job, run here, and the
+ *  body rendered the way routes/snapshot.ts and middleware/errors.ts render it. */
+function answerInProcess(body: string): { status: number; text: string } {
+  const config = sl.server.config;
+  try {
+    const outcome = runSnapshotJob(
+      { body: Buffer.from(body, "utf8"), maxElements: config.maxRawElements, cap: config.snapshotCap },
+      { refine: refineSnapshot, reranker: sl.server.reranker },
+      () => undefined,
+    );
+    if (outcome.ok) return { status: 200, text: renderSnapshotBody(outcome, { timestamp: new Date().toISOString(), credits_remaining: 1 }) };
+    if (outcome.stage === "failed") return { status: 500, text: outcome.message };
+    const err = fromErrorData(outcome.error);
+    return { status: err.status, text: JSON.stringify(errorBody(err, "snapshot", { credits_remaining: 1, request_id: "fuzz" })) };
+  } catch (thrown) {
+    return { status: 500, text: `the job threw: ${String(thrown)}` }; // the server would log a 500
+  }
+}
+
+/** One body in SAMPLE also goes over HTTP. */
+const SAMPLE = 20;
+
+// Some generated bodies are valid by chance and reach the engine, so this needs the real one
+// (refineSnapshot with the reranker the server loaded).
 test("10,000 malformed bodies: never a 5xx, always the error shape, the server stays up", async () => {
   const N = 10_000;
   const tally = new Map<number, number>();
+  const sampled: { body: string; status: number }[] = [];
+  const t0 = performance.now();
+  for (let i = 0; i < N; i++) {
+    const body = malformed();
+    const r = answerInProcess(body);
+    check(body, r, tally);
+    if (i % SAMPLE === 0) sampled.push({ body, status: r.status });
+  }
+  expect(serverErrors.slice(0, 5), `${serverErrors.length} answers were 5xx`).toEqual([]);
+  expect([...tally.values()].reduce((a, b) => a + b, 0)).toBe(N);
+  expect(tally.get(400) ?? 0).toBeGreaterThan(N / 2); // most bodies are really malformed
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined(); // the parser ran in this process
+
+  const t1 = performance.now();
+  // Over HTTP: the sample answers as the job predicted, and the huge bodies.
+  const httpTally = new Map<number, number>();
+  const mismatches: string[] = [];
   let next = 0;
   const worker = async () => {
-    while (next < N) {
-      next++;
-      const body = malformed();
-      check(body, await send(body), tally);
+    while (next < sampled.length) {
+      const { body, status } = sampled[next++];
+      const r = await send(body);
+      check(body, r, httpTally);
+      if (r.status !== status) mismatches.push(`HTTP ${r.status}, in process ${status}: ${body.slice(0, 200)}`);
     }
   };
   await Promise.all(Array.from({ length: 12 }, worker));
+  const t2 = performance.now();
   for (const h of huge()) {
     const r = await send(h.body).catch((err: Error) => ({ status: -1, text: err.message }));
     expect(h.expect, `${r.status} ${r.text.slice(0, 200)}`).toContain(r.status);
-    check(h.body, r, tally);
+    check(h.body, r, httpTally);
   }
-  console.log(`fuzz: ${N + 4} bodies, statuses ${JSON.stringify(Object.fromEntries(tally))}`);
+  const s = (a: number, b: number) => `${((b - a) / 1000).toFixed(1)} s`;
+  console.log(
+    `fuzz: ${N} bodies in process (${s(t0, t1)}), statuses ${JSON.stringify(Object.fromEntries(tally))}; ` +
+      `${sampled.length} + 4 huge over HTTP (${s(t1, t2)} + ${s(t2, performance.now())}), statuses ${JSON.stringify(Object.fromEntries(httpTally))}`,
+  );
   expect(serverErrors.slice(0, 5), `${serverErrors.length} answers were 5xx`).toEqual([]);
-  expect([...tally.values()].reduce((a, b) => a + b, 0)).toBe(N + 4);
-  expect(tally.get(400) ?? 0).toBeGreaterThan(N / 2); // most bodies are really malformed
+  expect(mismatches.slice(0, 5), `${mismatches.length} HTTP answers differ from the job's`).toEqual([]);
+  expect([...httpTally.values()].reduce((a, b) => a + b, 0)).toBe(sampled.length + 4);
   // Nothing leaked into prototypes, and the server still serves.
   expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   expect((await fetch(`${sl.origin}/health`)).status).toBe(200);
