@@ -10,10 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { observeConfig } from "../../server/src/observe/index.js";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
-import { BUILT } from "../server/process.js";
+import { requireBuild, SERVE_JS, SKIP_UNBUILT } from "../server/process.js";
 import { FIXTURES, observe, observePool, until } from "./helpers.js";
 
-const SERVE_JS = new URL("../../server/dist/browser/serve.js", import.meta.url).pathname;
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -31,6 +30,7 @@ interface BrowserServer {
 
 /** `node server/dist/browser/serve.js` on a fixed port and path (so a restart has the same endpoint). */
 function startBrowserServer(port: number, wsPath: string): Promise<BrowserServer> {
+  requireBuild();
   const proc = spawn(process.execPath, [SERVE_JS], {
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", PORT: String(port), SIGHTLINE_BROWSER_WS_PATH: wsPath },
     stdio: ["ignore", "pipe", "pipe"],
@@ -69,7 +69,7 @@ function serverChromiums(): number {
   }
 }
 
-describe.skipIf(!BUILT)("observe on remote browser servers", () => {
+describe.skipIf(SKIP_UNBUILT)("observe on remote browser servers", () => {
   let sl: Sightline;
   let key: string;
   let site: StaticServer;

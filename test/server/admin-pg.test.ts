@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { afterAll, expect, test } from "vitest";
 import { FileLedger, PgLedger, ledgerFile } from "@sightline/server";
 import { startPostgres } from "../support/postgres.js";
-import { ADMIN_JS, BUILT } from "./process.js";
+import { ADMIN_JS, SKIP_UNBUILT, requireBuild } from "./process.js";
 
-const pgServer = BUILT ? await startPostgres() : null;
+const pgServer = SKIP_UNBUILT ? null : await startPostgres();
 const dirs: string[] = [];
 afterAll(async () => {
   await pgServer?.stop();
@@ -18,6 +18,7 @@ afterAll(async () => {
 });
 
 function admin(env: Record<string, string>, ...args: string[]): Promise<{ code: number; out: string[]; err: string }> {
+  requireBuild();
   return new Promise((resolve) => {
     execFile(process.execPath, [ADMIN_JS, ...args], { env: { PATH: process.env.PATH ?? "", ...env } }, (error, stdout, stderr) => {
       resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: stdout.trimEnd().split("\n"), err: stderr });

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Ledger, ledgerFile } from "@sightline/server";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { call, expectError, page } from "./http.js";
-import { admin, BUILT, exited, startChild } from "./process.js";
+import { admin, exited, SKIP_UNBUILT, startChild } from "./process.js";
 
 /** Balances as a new process reads them from the data dir (checkpoint + journal). */
 const balancesOnDisk = async (dataDir: string) => (await Ledger.open(ledgerFile(dataDir))).accounts().map((a) => a.credits);
@@ -74,7 +74,7 @@ test("a restart with the same data dir keeps balances and keys", async () => {
 });
 
 // Child processes start slowly on a loaded 2-core machine (each loads the whole server).
-describe.skipIf(!BUILT)("child processes (built server)", { timeout: 180_000 }, () => {
+describe.skipIf(SKIP_UNBUILT)("child processes (built server)", { timeout: 180_000 }, () => {
   test("kill -9 in the middle of writes leaves a readable ledger that a restart uses; SIGTERM exits cleanly", async () => {
     const dataDir = await tempDir();
     const child = await startChild(dataDir);

@@ -16,13 +16,12 @@ import { PgLedger } from "@sightline/server";
 import { startPostgres, type PgServer } from "../support/postgres.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
 import { page } from "./http.js";
-import { BUILT, exited, startChild, type ChildServer } from "./process.js";
+import { exited, SKIP_UNBUILT, startChild, type ChildServer } from "./process.js";
 
 const FIXTURES = fileURLToPath(new URL("../observe/fixtures", import.meta.url));
 const RATE = 120; // per key per minute: above what the load tests send per key
 
-const pgServer: PgServer | null = BUILT ? await startPostgres() : null;
-if (!BUILT) process.stderr.write("instances.test.ts: SKIPPED: needs the built server (npm test builds it)\n");
+const pgServer: PgServer | null = SKIP_UNBUILT ? null : await startPostgres();
 
 describe.skipIf(!pgServer)("three instances on one PostgreSQL", () => {
   let url: string;
