@@ -1,8 +1,9 @@
 // Dependency-rule linter: fails when code imports across the layer rules in layers.ts, or when
 // isomorphic/browser code uses an API of a platform it must not depend on (checked by tsc with
-// only that platform's types: shared/tsconfig.isomorphic.json, shared/tsconfig.browser.json).
+// only that platform's types: shared/tsconfig.isomorphic.json, shared/tsconfig.browser.json, run
+// by .ci/typecheck.mjs).
 import { describe, expect, it } from "vitest";
-import { execFileSync } from "node:child_process";
+import { checkOutput } from "../../.ci/typecheck.mjs";
 import { readdirSync, readFileSync, statSync, existsSync } from "node:fs";
 import { builtinModules, createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
@@ -140,23 +141,6 @@ function projectSources(): Map<string, string> {
   return new Map(files.map((f) => [f, readFileSync(f, "utf8")]));
 }
 
-function tsc(project: string): string {
-  const cfg = join(root, project);
-  const conf = JSON.parse(readFileSync(cfg, "utf8").replace(/^\s*\/\/.*$/gm, "")) as { include: string[] };
-  // tsc refuses a project whose include matches nothing yet (a layer folder still empty).
-  try {
-    execFileSync(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", cfg, "--pretty", "false"], {
-      cwd: root,
-      encoding: "utf8",
-    });
-    return "";
-  } catch (err) {
-    const out = String((err as { stdout?: string }).stdout ?? err);
-    if (/TS18003/.test(out)) return ""; // "No inputs were found": nothing to check yet
-    return out.trim() || `tsc failed for ${project} (${conf.include.length} globs)`;
-  }
-}
-
 describe("architecture: layer rules", () => {
   it("imports only go where layers.ts allows", () => {
     expect(violations()).toEqual([]);
@@ -166,12 +150,15 @@ describe("architecture: layer rules", () => {
     expect(importCycles(projectSources())).toEqual([]);
   });
 
+  // tsc with one platform's types. `npm test` runs these checks once before the suite
+  // (.ci/typecheck.mjs --record); a result is reused only while the sources it checked are
+  // unchanged, else the check runs here.
   it("isomorphic code typechecks without DOM or Node types", () => {
-    expect(tsc("shared/tsconfig.isomorphic.json")).toBe("");
+    expect(checkOutput("isomorphic")).toBe("");
   }, 240_000);
 
   it("browser code typechecks without Node types", () => {
-    expect(tsc("shared/tsconfig.browser.json")).toBe("");
+    expect(checkOutput("browser")).toBe("");
   }, 240_000);
 
   it("finds the cycles it is meant to find", () => {
