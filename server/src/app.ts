@@ -8,7 +8,7 @@ import { refineSnapshot } from "@sightline/shared/refine";
 import type { Bridge } from "./bridge/index.js";
 import { BridgeHub } from "./bridge/hub.js";
 import type { ServerConfig } from "./config.js";
-import type { AppDeps, AppState } from "./context.js";
+import type { AppDeps, AppState } from "./koa-types.js";
 import type { Ledger } from "./ledger/index.js";
 import { createApiChain } from "./middleware/api.js";
 import { accessLog } from "./middleware/access-log.js";

@@ -21,7 +21,7 @@ export { createLogger } from "./logger.js";
 export { BridgeHub, type BridgeSocket, type HubOptions } from "./bridge/hub.js";
 export { BridgeBackend } from "./bridge/backend.js";
 export type { Bridge } from "./bridge/index.js";
-export type { AppDeps, AppState, AppContext, AppRouter, AppMiddleware, ErrorStyle } from "./context.js";
+export type { AppDeps, AppState, AppContext, AppRouter, AppMiddleware, ErrorStyle } from "./koa-types.js";
 
 export interface RunningServer {
   /** e.g. http://127.0.0.1:43121 */

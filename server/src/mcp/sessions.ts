@@ -7,7 +7,7 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { AgentSession, type Billable } from "@sightline/shared/agent";
 import { SNAPSHOT_CREDITS, type SnapshotRequest } from "@sightline/shared/contract";
 import { createMcpServer } from "@sightline/shared/mcp";
-import type { AppDeps } from "../context.js";
+import type { AppDeps } from "../koa-types.js";
 
 /** A session unused this long ends (an agent that went away leaves no leases behind). */
 export const MCP_IDLE_MS = 30 * 60_000;

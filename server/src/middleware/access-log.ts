@@ -1,7 +1,7 @@
 // One structured log line per request: id, method, path, status, duration, account id.
 // Never the Authorization header, the query string or the body.
 import type { Logger } from "pino";
-import type { AppMiddleware } from "../context.js";
+import type { AppMiddleware } from "../koa-types.js";
 
 export function accessLog(logger: Logger): AppMiddleware {
   return async (ctx, next) => {

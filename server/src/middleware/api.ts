@@ -6,7 +6,7 @@
 // The body is parsed JSON on ctx.request.body, or (body "raw") the bytes on
 // ctx.state.bodyBytes for routes that parse it elsewhere (/v1/snapshot's workers), or not read
 // at all (body "none": GET and DELETE /mcp).
-import type { ApiChain, AppMiddleware } from "../context.js";
+import type { ApiChain, AppMiddleware } from "../koa-types.js";
 import type { Ledger } from "../ledger/index.js";
 import { authenticate } from "./auth.js";
 import { rateLimit } from "./rate-limit.js";

@@ -1,7 +1,7 @@
 // Bearer API keys (spec 5): 401 when missing or unknown, 403 when the account is inactive.
 // The account is put on ctx.state before the 403 so the error body can carry its balance.
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
-import type { AppDeps, AppMiddleware } from "../context.js";
+import type { AppDeps, AppMiddleware } from "../koa-types.js";
 
 const BEARER = /^Bearer[ \t]+([^\s]{1,512})[ \t]*$/i;
 

@@ -1,7 +1,7 @@
 // CORS for the Bearer API. Credentials are an Authorization header, never cookies, so any
 // origin may call (the extension's chrome-extension:// pages, web apps, local tools): the
 // key is the gate, not the origin. Preflights are answered here, before authentication.
-import type { AppMiddleware } from "../context.js";
+import type { AppMiddleware } from "../koa-types.js";
 
 const ALLOW_HEADERS = "Authorization, Content-Type, X-Request-Id, Idempotency-Key";
 const EXPOSE_HEADERS = "X-Request-Id, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, Server-Timing, Idempotent-Replayed";

@@ -2,7 +2,7 @@
 // ContractError keeps its status; anything unexpected becomes a logged 500 that reveals nothing.
 // It also turns "no route matched" into the JSON 404.
 import { ContractError, ERROR_NAMES, errorBody } from "@sightline/shared/contract";
-import type { AppDeps, AppMiddleware } from "../context.js";
+import type { AppDeps, AppMiddleware } from "../koa-types.js";
 
 /** JSON-RPC code of an HTTP-level refusal (auth, rate limit, body) on /mcp (server-defined range). */
 export const MCP_HTTP_ERROR = -32001;

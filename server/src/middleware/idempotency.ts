@@ -11,7 +11,7 @@
 // running elsewhere is waited for, up to WAIT_MS, then answered 503 with Retry-After.
 import { createHash, randomUUID } from "node:crypto";
 import { ContractError, ERROR_NAMES, type ErrorCode } from "@sightline/shared/contract";
-import type { AppContext, AppMiddleware } from "../context.js";
+import type { AppContext, AppMiddleware } from "../koa-types.js";
 import { withChargeScope, type Ledger, type StoredAnswer } from "../ledger/index.js";
 
 const HEADER = "idempotency-key";

@@ -4,7 +4,7 @@
 // `__proto__` keys are refused by the parser (@hapi/bourne, see http/json.ts), so they can never pollute.
 import bodyParser from "koa-bodyparser";
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
-import type { AppMiddleware } from "../context.js";
+import type { AppMiddleware } from "../koa-types.js";
 import { invalidJson } from "../http/json.js";
 
 interface ParserError extends Error {

@@ -10,7 +10,7 @@
 // (once per charged request, which also writes the ledger) it is not the bottleneck.
 import type { Pool } from "pg";
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
-import type { AppMiddleware } from "../context.js";
+import type { AppMiddleware } from "../koa-types.js";
 
 /** Takes a token for a key: the tokens left, or -(seconds to wait) when empty. */
 export interface RateLimiter {

@@ -3,7 +3,7 @@
 // /v1/snapshot decodes, parses and validates it in a worker thread (snapshot/), keeping that
 // CPU work off the event loop; the bytes land on ctx.state.bodyBytes.
 import coBody from "co-body";
-import type { AppMiddleware } from "../context.js";
+import type { AppMiddleware } from "../koa-types.js";
 import { toContractError } from "./json-body.js";
 
 export function rawBody(limitBytes: number): AppMiddleware {

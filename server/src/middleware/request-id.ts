@@ -1,7 +1,7 @@
 // Gives every request an id (X-Request-Id): the caller's own if it is a sane token, else a UUID.
 // It is echoed in the response header, in error bodies and in the log line.
 import { randomUUID } from "node:crypto";
-import type { AppMiddleware } from "../context.js";
+import type { AppMiddleware } from "../koa-types.js";
 
 const SAFE_ID = /^[\w.:-]{1,128}$/;
 

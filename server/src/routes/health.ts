@@ -1,7 +1,7 @@
 // GET /health: liveness for load balancers, no auth, no ledger write, no I/O.
 // GET /ready: readiness: the ledger's database answers and a browser is reachable (the local
 // Chromium, launched if needed, or a remote browser server); 503 with what is missing otherwise.
-import type { AppDeps, AppRouter } from "../context.js";
+import type { AppDeps, AppRouter } from "../koa-types.js";
 import { VERSION } from "../version.js";
 
 const CHECK_TIMEOUT_MS = 5000;

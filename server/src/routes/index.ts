@@ -1,5 +1,5 @@
 // Every route of the server, registered in one place (one file per route).
-import type { AppDeps, AppRouter } from "../context.js";
+import type { AppDeps, AppRouter } from "../koa-types.js";
 import { registerHealth, registerReady } from "./health.js";
 import { registerMcp } from "./mcp.js";
 import { registerObserve } from "./observe.js";

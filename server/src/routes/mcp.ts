@@ -2,7 +2,7 @@
 // Bearer key as the REST API (rate limit included). A request without a session id must be an
 // initialize and opens a session; a session id belongs to the account that opened it (another
 // key gets 404, as for an unknown or ended session, so ids cannot be probed).
-import type { AppContext, AppDeps, AppRouter } from "../context.js";
+import type { AppContext, AppDeps, AppRouter } from "../koa-types.js";
 import { McpSessions } from "../mcp/sessions.js";
 
 const SESSION_HEADER = "mcp-session-id";

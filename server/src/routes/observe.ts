@@ -4,7 +4,7 @@
 //   → commit on success; release on any failure, so a failed render charges nothing.
 // What each mode answers lives in observe/modes/; what it costs in observe/plan.ts.
 import { validateObserveRequest, type ObserveResponse } from "@sightline/shared/contract";
-import type { AppContext, AppDeps, AppRouter } from "../context.js";
+import type { AppContext, AppDeps, AppRouter } from "../koa-types.js";
 import { checkRequestUrl } from "../net/index.js";
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "../observe/config.js";
 import { invalidUrl, renderFailed, toContractError } from "../observe/errors.js";

@@ -1,5 +1,5 @@
 // GET /openapi.json: the OpenAPI 3.1 document, built once from the contract's schemas.
-import type { AppDeps, AppRouter } from "../context.js";
+import type { AppDeps, AppRouter } from "../koa-types.js";
 import { buildOpenApi } from "../openapi.js";
 import { VERSION } from "../version.js";
 

@@ -1,7 +1,7 @@
 // GET /v1/screenshots/:id: the signed links visual mode hands out (routes/observe.ts). The link
 // is the capability: no API key, the HMAC signature and expiry decide.
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
-import type { AppDeps, AppRouter } from "../context.js";
+import type { AppDeps, AppRouter } from "../koa-types.js";
 
 export function registerScreenshots(router: AppRouter, deps: AppDeps): void {
   router.get("/v1/screenshots/:id", async (ctx) => {

@@ -3,7 +3,7 @@
 // its ledger write overlaps the refinement; a request that then fails is refunded, so only
 // successes are charged, and an invalid one never touches the ledger.
 import { ContractError, ERROR_NAMES, SNAPSHOT_CREDITS } from "@sightline/shared/contract";
-import type { AppDeps, AppRouter } from "../context.js";
+import type { AppDeps, AppRouter } from "../koa-types.js";
 import type { Reservation } from "../ledger/index.js";
 import { fromErrorData, renderServerTiming, renderSnapshotBody } from "../snapshot/index.js";
 

@@ -1,4 +1,5 @@
-// Types shared by the app, middleware and routes.
+// The Koa types the app, middleware and routes share (request state, context, router) and the
+// dependencies createApp hands them (AppDeps). Koa's request context, not a browser context.
 import type { ParameterizedContext, Middleware } from "koa";
 import type { Router } from "@koa/router";
 import type { Logger } from "pino";
