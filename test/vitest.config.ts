@@ -13,7 +13,7 @@ const alias = [
     replacement: `${root}shared/src/$1/index.ts`,
   },
   { find: /^@sightline\/shared$/, replacement: `${root}shared/src/index.ts` },
-  { find: /^@sightline\/server$/, replacement: `${root}server/src/index.ts` },
+  { find: /^@sightline\/server$/, replacement: `${root}server/src/server.ts` },
 ];
 
 export default defineConfig({

@@ -2,7 +2,7 @@
 // and shuts down cleanly (ledger flushed) on SIGINT/SIGTERM.
 import { ConfigError } from "./config.js";
 import { ensureDevKey } from "./dev-key.js";
-import { startServer, type RunningServer } from "./index.js";
+import { startServer, type RunningServer } from "./server.js";
 
 let server: RunningServer | undefined;
 let stopping = false;
