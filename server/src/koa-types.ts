@@ -37,7 +37,7 @@ export interface AppDeps {
   config: ServerConfig;
   ledger: Ledger;
   logger: Logger;
-  /** Learned reranker for goal ranking, or null (see ranking.ts). */
+  /** Learned reranker for goal ranking, or null (see rank-model.ts). */
   reranker: Reranker | null;
   /** The refinement engine (shared/src/refine), as used on the main thread. */
   refine: typeof refineSnapshot;

@@ -5,7 +5,7 @@ import { createApp, type AppParts } from "./app.js";
 import { loadConfig, type ServerConfig } from "./config.js";
 import { openLedger, type Ledger } from "./ledger/index.js";
 import { createLogger } from "./logger.js";
-import { loadRankModel } from "./ranking.js";
+import { loadRankModel } from "./rank-model.js";
 import { workerEngine } from "./snapshot/index.js";
 import { attachBridgeRoute } from "./routes/bridge.js";
 import { BridgeHub } from "./bridge/hub.js";
@@ -30,7 +30,7 @@ export interface RunningServer {
   config: ServerConfig;
   ledger: Ledger;
   logger: Logger;
-  /** The learned goal reranker the server loaded, or null (see ranking.ts). */
+  /** The learned goal reranker the server loaded, or null (see rank-model.ts). */
   reranker: Reranker | null;
   /** The extension bridge (tests and in-process embedders reach the person's-tab backend here). */
   bridge: Bridge;

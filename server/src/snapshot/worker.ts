@@ -2,7 +2,7 @@
 // engine and the rank model the server loaded.
 import { parentPort, workerData } from "node:worker_threads";
 import { refineSnapshot } from "@sightline/shared/refine";
-import { rerankerFromModel } from "../ranking.js";
+import { rerankerFromModel } from "../rank-model.js";
 import type { FromWorker, ToWorker, WorkerSetup } from "./engine.js";
 import { runSnapshotJob } from "./job.js";
 

@@ -1,4 +1,4 @@
-// The hook where the learned goal reranker is loaded, once at start, as config.mlRerank says
+// Loads the learned goal reranker's model, once at start, as config.mlRerank says
 // (SIGHTLINE_ML_RERANK: shared/src/rank/setting.ts). SIGHTLINE_RANK_MODEL: path of the model JSON (default: the committed
 // shared/src/rank/model.json written by `npm run train:rank`). A missing or malformed file never
 // stops the server: goal ranking stays heuristic and ml_rerank says it is disabled.
