@@ -16,7 +16,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
 import { BrowserCrashedError, PoolBusyError, PoolClosedError, RenderTimeoutError } from "./errors.js";
 import { Slots } from "./slots.js";
-import { Holdings, settled, within } from "./holdings.js";
+import { CleanupStack, settled, within } from "./cleanup-stack.js";
 import { SpareShelf, prepareContext, type ContextRecipe, type PreparedContext } from "./spares.js";
 
 /** Flags that keep Chromium quiet on a small machine and off the network on its own account
@@ -319,7 +319,7 @@ export class BrowserPool {
    */
   private async runBudgeted<C, T>(
     budget: RenderBudget,
-    open: (browser: Browser, held: Holdings) => Promise<C>,
+    open: (browser: Browser, held: CleanupStack) => Promise<C>,
     work: (opened: C, deadline: number) => Promise<T>,
   ): Promise<T> {
     // A (re)launch has its own timeout; the render budget starts once the browser is there.
@@ -334,11 +334,11 @@ export class BrowserPool {
   private async budgeted<C, T>(
     browser: Browser,
     budget: RenderBudget,
-    open: (browser: Browser, held: Holdings) => Promise<C>,
+    open: (browser: Browser, held: CleanupStack) => Promise<C>,
     work: (opened: C, deadline: number) => Promise<T>,
   ): Promise<T> {
     const deadline = Date.now() + budget.timeoutMs;
-    const held = new Holdings();
+    const held = new CleanupStack();
     let timer: NodeJS.Timeout | undefined;
     let failure: Error | null = null;
     let onDisconnect: () => void = () => {};

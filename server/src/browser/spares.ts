@@ -4,7 +4,7 @@
 // warm read). A spare is never navigated, goes to one render only and dies with its browser.
 // Each idle spare keeps a renderer process (and its proxy) alive until it is taken or dropped.
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from "playwright-core";
-import { Holdings, noop, settled, within } from "./holdings.js";
+import { CleanupStack, noop, settled, within } from "./cleanup-stack.js";
 
 /** How a render's context is made, ahead of time (a spare) or on the spot. */
 export interface ContextRecipe<R> {
@@ -43,7 +43,7 @@ export async function prepareContext<R>(
   browser: Browser,
   recipe: ContextRecipe<R>,
   base: BrowserContextOptions,
-  held: Holdings,
+  held: CleanupStack,
   closeContext: (context: BrowserContext) => Promise<void>,
   seen: (context: BrowserContext) => void = noop,
 ): Promise<PreparedContext<R>> {
@@ -66,7 +66,7 @@ export type SpareState = "preparing" | "ready" | "taken" | "dropped";
 
 /** One spare context. */
 export class Spare<R = unknown> {
-  readonly held = new Holdings();
+  readonly held = new CleanupStack();
   state: SpareState = "preparing";
   /** The prepared context, or null when preparing failed, timed out or the spare was dropped
    *  meanwhile (settles at once on dispose()). */

@@ -1,7 +1,8 @@
-// What a render (or a spare) has opened and must close, and a bounded wait: shared by the pool
-// and the spares so that whatever arrives after the owner gave up is still closed.
+// What a render (or a spare) has opened and must close, as a stack of cleanups run last opened
+// first, and bounded waits: shared by the pool and the spares so that whatever arrives after the
+// owner gave up is still closed.
 
-/** Thrown by steps cut short because their Holdings were released (the work was abandoned). */
+/** Thrown by steps cut short because their CleanupStack was released (the work was abandoned). */
 export class ReleasedError extends Error {
   override name = "ReleasedError";
   constructor() {
@@ -10,7 +11,7 @@ export class ReleasedError extends Error {
 }
 
 /** Things to close, last opened first; anything added after release() is closed at once. */
-export class Holdings {
+export class CleanupStack {
   private readonly items: Array<() => Promise<unknown>> = [];
   private isReleased = false;
   private late: Promise<void> = Promise.resolve();
