@@ -1,7 +1,7 @@
 // collect() answers `labels` (quadratic in Chromium) from a map while it runs: lent as own
 // properties to the fields the accessible-name library can reach, or patched on the element
 // prototypes only when what it reaches is not known (a slot), because redefining it there
-// throws away the JIT's optimised code (see fast-labels.ts). Names from <label>s stay right,
+// throws away the JIT's optimised code (see element-labels.ts). Names from <label>s stay right,
 // and the page keeps its native getter and its elements as they were.
 import { expect, it } from "vitest";
 import { useFixturePage, byDomId, collectIn } from "./support.js";

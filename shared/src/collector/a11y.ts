@@ -5,7 +5,7 @@ import type { StyleOf } from "./style-cache.js";
 import { fixRole, roleFromTagAlone, validRoleToken } from "./role-fixes.js";
 import { NAME_FROM_CONTENT, asFlatString, asciiNorm, contentText, fixName, type NameCtx } from "./name-fixes.js";
 import { ARIA_LABELLEDBY, ARIA_NAMING, Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
-import { LABELABLE_SELECTOR, type LabelPatch } from "./fast-labels.js";
+import { LABELABLE_SELECTOR, type LabelPatch } from "./element-labels.js";
 import { knownTextContent } from "./text.js";
 import { HTML_NS, SVG_NS } from "./namespaces.js";
 import { labelName } from "./label-names.js";
@@ -409,7 +409,7 @@ export function nameOf(el: Element, role: string, ctx: NameContext, rendered = f
   // library's (an article without a title is named by its heading).
   const fromTitle = authorOnlyName(el, ctx, rendered, has);
   if (fromTitle !== null) return fixName(el, role, fromTitle, ctx, content === "");
-  // The library (and fixName()) read `labels` through the getter (fast-labels.ts): the
+  // The library (and fixName()) read `labels` through the getter (element-labels.ts): the
   // labelable elements it can reach get theirs lent as own properties; the prototypes are
   // patched only when what it reaches is not known.
   let takeBack: (() => void) | null = null;

@@ -21,7 +21,7 @@ import { contextText } from "./context-text.js";
 import { inferIconName } from "./icon-names.js";
 import { FOUND_BY_NAMES, FoundBy, ROOT_SHARE, delegates, listenerRegistry, readLooks, shortLeaf, visualCandidate, type Visual } from "./listeners.js";
 import { isOccluded, type HitCache, type HitFrame } from "./occlusion.js";
-import { patchLabels, type LabelPatch } from "./fast-labels.js";
+import { patchLabels, type LabelPatch } from "./element-labels.js";
 import { isSensitiveField, scrubSecrets } from "./privacy.js";
 import { hrefResolver, type HrefResolver } from "./href.js";
 import { collectorState, idFor, installMutationClock, quietMs, type CollectorState } from "./state.js";

@@ -9,7 +9,7 @@
 // looked up once per collect() (the DOM does not change meanwhile; nested elements with the same
 // box, like li > a, share all five points), and the insets stop as soon as the verdict is known.
 
-import { LABELABLE_TAGS } from "./fast-labels.js";
+import { LABELABLE_TAGS } from "./element-labels.js";
 
 export interface HitFrame {
   doc: Document;
