@@ -92,7 +92,11 @@ export async function observeCommand(args: string[], io: CliIo): Promise<void> {
     return;
   }
   if (mode === "read") {
-    const content = res.content ?? "";
+    // Read mode keeps the title apart from the main content (as Readability does); a person
+    // reading the Markdown gets it back as the first heading.
+    const body = res.content ?? "";
+    const title = (res.title ?? "").trim();
+    const content = format !== "text" && title && !body.trimStart().startsWith("# ") ? `# ${title}\n\n${body}` : body;
     if (out) {
       await writeFile(out, content.endsWith("\n") ? content : `${content}\n`);
       io.err(`saved ${format ?? "markdown"} (${content.length} characters) to ${out}\n`);
