@@ -9,6 +9,8 @@
 // refuses). Besides requests/s and latency it reports CPU per request from /proc: the
 // instances' and PostgreSQL's, which say what a request costs whatever else runs here.
 import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -236,5 +238,86 @@ run.table({
     ["PostgreSQL adds ≤ 1 ms per charged request at p50 (serial, one instance)", `${overhead.toFixed(2)} ms`, overhead <= 1 ? "yes" : "no"],
   ],
 });
-run.note("Observe renders per second with local Chromium and with browser servers are not measured here yet.");
+// ---- Observe renders: local Chromium against two browser servers ----------------------------
+const SERVE = fileURLToPath(new URL("../../server/dist/browser/serve.js", import.meta.url));
+const RENDER_SECONDS = QUICK ? 10 : 30;
+
+function startBrowserServer(core: number): Promise<{ endpoint: string; proc: ChildProcess }> {
+  const proc = spawn("taskset", ["-c", String(core % cores), process.execPath, SERVE], {
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", HOST: "127.0.0.1", PORT: "0", CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  return new Promise((resolve, reject) => {
+    proc.once("exit", (code) => reject(new Error(`browser server exited ${code}: ${out}`)));
+    proc.stdout!.on("data", (d: Buffer) => {
+      out += d.toString();
+      const endpoint = /(ws:\/\/\S+)/.exec(out)?.[1];
+      if (endpoint) {
+        proc.removeAllListeners("exit");
+        resolve({ endpoint, proc });
+      }
+    });
+  });
+}
+
+/** A static page a render has some work on (nav, a form, a list), served on loopback. */
+const pageServer = createServer((_req, res) => {
+  const items = Array.from({ length: 60 }, (_, i) => `<li><a href="/item/${i}">Item ${i}</a> <button>Add ${i}</button></li>`).join("");
+  res.writeHead(200, { "content-type": "text/html; charset=utf-8" }).end(`<!doctype html><title>Catalogue</title><nav><a href="/">Home</a> <a href="/help">Help</a></nav><form><label>Search <input name="q"></label><button>Go</button></form><ul>${items}</ul>`);
+});
+await new Promise<void>((r) => pageServer.listen(0, "127.0.0.1", r));
+const pageUrl = `http://127.0.0.1:${(pageServer.address() as AddressInfo).port}/`;
+
+async function renders(inst: Instance, key: string, concurrency: number): Promise<{ rps: number; p50: number; failed: number }> {
+  const body = JSON.stringify({ url: pageUrl, mode: "map" });
+  const call = async () => {
+    const r = await fetch(`${inst.origin}/v1/observe`, { method: "POST", headers: { authorization: `Bearer ${key}`, "content-type": "application/json" }, body });
+    await r.arrayBuffer();
+    return r.status;
+  };
+  for (let i = 0; i < concurrency; i++) await call(); // warm: browser start, contexts
+  const lat: number[] = [];
+  let failed = 0;
+  const until = performance.now() + RENDER_SECONDS * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < until) {
+      const t = performance.now();
+      if ((await call()) === 200) lat.push(performance.now() - t);
+      else failed++;
+    }
+  }));
+  return { rps: lat.length / RENDER_SECONDS, p50: median(lat), failed };
+}
+
+const renderRows: (string | number)[][] = [];
+{
+  const common = { SIGHTLINE_ALLOW_PRIVATE_HOSTS: "127.0.0.1", SIGHTLINE_BROWSER_SPARES: "0" };
+  // Local Chromium: the instance launches its own (its renderers are not pinned).
+  const local = await startInstance(0, common);
+  const ledgerL = await FileLedger.open(ledgerFile(local.dir));
+  const [keyL] = [(await ledgerL.createAccount({ credits: 100_000_000 })).key];
+  await ledgerL.close();
+  const l = await renders(local, keyL, 4);
+  renderRows.push(["local Chromium (launched by the instance)", l.rps, l.p50, l.failed]);
+  await stop(local);
+  // Two browser servers, one per core, the instance spreading renders over them.
+  const servers = await Promise.all([startBrowserServer(0), startBrowserServer(1)]);
+  const remote = await startInstance(0, { ...common, SIGHTLINE_BROWSER_ENDPOINTS: servers.map((b) => b.endpoint).join(",") });
+  const ledgerR = await FileLedger.open(ledgerFile(remote.dir));
+  const keyR = (await ledgerR.createAccount({ credits: 100_000_000 })).key;
+  await ledgerR.close();
+  const r = await renders(remote, keyR, 4);
+  renderRows.push(["two browser servers (SIGHTLINE_BROWSER_ENDPOINTS)", r.rps, r.p50, r.failed]);
+  await stop(remote);
+  for (const b of servers) b.proc.kill("SIGTERM");
+}
+pageServer.close();
+run.table({
+  id: "renders",
+  title: `POST /v1/observe (map) of a loopback page, 4 concurrent clients for ${RENDER_SECONDS} s`,
+  columns: ["browsers", { label: "renders/s", format: "auto" }, { label: "p50 ms", format: "auto" }, { label: "failed", format: "int" }],
+  rows: renderRows,
+  note: "This machine has 2 cores: the browser servers share them with the instance, so the comparison shows the remote path's cost, not the gain of more machines.",
+});
 run.write();
