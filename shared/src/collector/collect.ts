@@ -2,8 +2,9 @@
 // frames) that reads styles and boxes only (no DOM writes, so layout is computed once), then
 // a hit-test pass for occlusion. Output: a ready /v1/snapshot request body.
 import type { RawElement } from "../contract/index.js";
-import { libraryStyle, nameOf, roleOf, type NameContext } from "./a11y.js";
+import { libraryStyle, nameOf, type NameContext } from "./name.js";
 import { detectCaptcha } from "./captcha.js";
+import { roleOf } from "./role.js";
 import {
   Attr,
   GROUP_ROLES,

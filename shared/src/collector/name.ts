@@ -1,8 +1,8 @@
-// Role and accessible name: dom-accessibility-api (the W3C accname / html-aam algorithms),
-// plus a thin correction layer (role-fixes.ts, name-fixes.ts) where it departs from WPT.
-import { computeAccessibleName, getRole } from "dom-accessibility-api";
+// Accessible name: dom-accessibility-api's computeAccessibleName() (the W3C accname
+// algorithm), the correction layer of name-fixes.ts where it departs from WPT, and fast paths
+// that give the library's answer without running it where that answer is known.
+import { computeAccessibleName } from "dom-accessibility-api";
 import type { StyleOf } from "./style-cache.js";
-import { fixRole, roleFromTagAlone, validRoleToken } from "./role-fixes.js";
 import { NAME_FROM_CONTENT, asFlatString, asciiNorm, contentText, fixName, type NameCtx } from "./name-fixes.js";
 import { ARIA_LABELLEDBY, ARIA_NAMING, Attr, NAMING_ATTRS, scanAttributes } from "./candidates.js";
 import { LABELABLE_SELECTOR, type LabelPatch } from "./element-labels.js";
@@ -10,108 +10,20 @@ import { knownTextContent } from "./text.js";
 import { HTML_NS, SVG_NS } from "./namespaces.js";
 import { labelName } from "./label-names.js";
 
+/**
+ * The dom-accessibility-api version the fast paths below (and the per-tag role caches of
+ * role.ts) were checked against: each one restates what that version answers. It is pinned
+ * exactly in shared/package.json, and a unit test (shared/test/collector/library-version.test.ts)
+ * fails when the installed version differs, so an upgrade re-checks them first.
+ */
+export const DOM_ACCESSIBILITY_API_CHECKED = "0.7.1";
+
 /** Attr bits of an element, for callers that have not scanned it already. */
 const attributeBits = (el: Element): number => scanAttributes(el).has;
 
 const ASCII_WS = /[\t\n\f\r ]+/g;
 /** Text that `.replace(ASCII_WS, " ")` would change: a tab/newline/form feed/CR, or two spaces. */
 const NEEDS_ASCII_SQUASH = /[\t\n\f\r]| {2}/;
-
-function libRole(el: Element): string | null {
-  try {
-    return getRole(el);
-  } catch {
-    return null;
-  }
-}
-
-/**
- * Tags whose library role (without a role attribute) depends on more than the tag: href, alt,
- * type, list, multiple/size. For every other tag getRole() answers from the tag alone, so
- * its answer is kept per tag (the library is pure: same tag, same role).
- */
-const ATTRIBUTE_DEPENDENT = new Set(["a", "area", "link", "img", "input", "select"]);
-const implicitByTag = new Map<string, string | null>();
-
-/**
- * The library's implicit roles of <input> by type, and by type for inputs with a `list`
- * attribute: getRole() reads nothing else of an input (text-like types with a list are
- * comboboxes), so each answer is computed once and then looked up.
- */
-const inputByType = new Map<string, string | null>();
-const inputWithListByType = new Map<string, string | null>();
-
-/**
- * The library's role for the element as if it had no role attribute. `has`: the element's
- * Attr bits, when the caller has them (saves reading href).
- */
-function libImplicit(el: Element, has?: number): string | null {
-  const tag = el.localName;
-  // The library's rule for these tags: a link when there is an href, else no role.
-  if (tag === "a" || tag === "area" || tag === "link") return (has === undefined ? el.hasAttribute("href") : (has & Attr.Href) !== 0) ? "link" : null;
-  if (tag === "input" && !el.hasAttribute("role")) {
-    const byType = el.hasAttribute("list") ? inputWithListByType : inputByType;
-    const type = (el as HTMLInputElement).type;
-    let role = byType.get(type);
-    if (role === undefined) {
-      role = libRole(el);
-      byType.set(type, role);
-    }
-    return role;
-  }
-  const byTag = !ATTRIBUTE_DEPENDENT.has(tag);
-  if (byTag) {
-    const known = implicitByTag.get(tag);
-    if (known !== undefined) return known;
-  }
-  let role: string | null;
-  if (el.hasAttribute("role")) {
-    // A detached shallow copy without the attribute (costly: only once per tag, or for the
-    // attribute-dependent tags).
-    const copy = el.cloneNode(false) as Element;
-    copy.removeAttribute("role");
-    role = libRole(copy);
-  } else role = libRole(el);
-  if (byTag) implicitByTag.set(tag, role);
-  return role;
-}
-
-/** getRole(el): with no role attribute it is the implicit role. */
-function libRoleOf(el: Element, hasRole = el.hasAttribute("role"), has?: number): string | null {
-  return hasRole ? libRole(el) : libImplicit(el, has);
-}
-
-/** Role of an ancestor, for required-context checks: valid explicit token, else native role. */
-function ancestorRole(a: Element): string {
-  const explicit = validRoleToken(a.getAttribute("role"));
-  if (explicit) return explicit === "presentation" ? "none" : explicit === "directory" ? "list" : explicit;
-  const tag = a.localName;
-  if (tag === "ul" || tag === "ol" || tag === "menu" || tag === "dir") return "list";
-  return libRoleOf(a) ?? "generic";
-}
-
-/**
- * Roles of elements without a role attribute that follow from the tag alone (roleFromTagAlone),
- * keyed by tag, and by tag for links with an href (the one attribute their role reads).
- */
-const roleByTag = new Map<string, string>();
-const linkRoleByTag = new Map<string, string>();
-
-/** `has`: the element's Attr bits (scanAttributes), when the caller has them. */
-export function roleOf(el: Element, has?: number): string {
-  const hasRole = has === undefined ? el.hasAttribute("role") : (has & Attr.Role) !== 0;
-  if (hasRole) return fixRole(el, libRoleOf(el, hasRole, has), () => libImplicit(el, has), ancestorRole, hasRole);
-  const tag = el.localName;
-  const linkLike = tag === "a" || tag === "area" || tag === "link";
-  let byTag: Map<string, string> | null = roleByTag;
-  if (linkLike) byTag = (has === undefined ? el.hasAttribute("href") : (has & Attr.Href) !== 0) ? linkRoleByTag : null;
-  else if (ATTRIBUTE_DEPENDENT.has(tag)) byTag = null;
-  const known = byTag?.get(tag);
-  if (known !== undefined) return known;
-  const role = fixRole(el, libRoleOf(el, false, has), () => libImplicit(el, has), ancestorRole, false);
-  if (byTag && roleFromTagAlone(tag, role)) byTag.set(tag, role);
-  return role;
-}
 
 /** Named by something other than content, or not named at all: ARIA naming, a role attribute, hidden. */
 const NOT_LABEL_ONLY = ARIA_NAMING | Attr.Role | Attr.Hidden | Attr.AriaHidden;
@@ -239,9 +151,9 @@ function certainlyUnnamed(el: Element, role: string, has: number): boolean {
 }
 
 /**
- * HTML tags for which dom-accessibility-api (0.7.1) has no name source but aria-label,
- * aria-labelledby and title: no native text alternative, and an implicit role (its getRole)
- * that takes no name from content, does not prohibit naming (it maps none of these tags to
+ * HTML tags for which dom-accessibility-api (DOM_ACCESSIBILITY_API_CHECKED) has no name source
+ * but aria-label, aria-labelledby and title: no native text alternative, and an implicit role
+ * (its getRole) that takes no name from content, does not prohibit naming (it maps none of these tags to
  * generic, paragraph, emphasis and the like) and is not `menu`, which it special-cases. These
  * reach the library often (an article to be named by its heading afterwards, a span or abbr
  * with a title), and running it costs a subtree query for the labels it might read and a walk
