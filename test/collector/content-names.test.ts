@@ -1,4 +1,4 @@
-// Names the collector answers without running the accessible-name library (a11y.ts): controls
+// Names the collector answers without running the accessible-name library (name.ts): controls
 // named from content that is not one text node, fields named by one plain <label>
 // (label-names.ts), images by their alt. They must be exactly what the library plus the
 // correction layer (name-fixes.ts) gives: the expected names below are the full computation's
