@@ -3,6 +3,7 @@
 // server, the extension panel and the CLI write and read the same format.
 import type { ActionOutcome, AgentAction, Decision } from "./actions.js";
 import type { ActionTarget } from "./backend.js";
+import { isSecretTarget } from "./risk.js";
 
 export const ACTIVITY_FORMAT = "sightline-activity/1";
 /** What replaces a secret value in the log. */
@@ -28,14 +29,7 @@ export interface ActivityEntry {
   follows_hidden_text?: boolean;
 }
 
-/** Secret fields: a value typed into one is masked wherever the action is recorded. */
-export function isSecretTarget(target: Pick<ActionTarget, "input_type" | "role" | "name"> | null | undefined): boolean {
-  if (!target) return false;
-  if (target.input_type === "password") return true;
-  return /\b(password|passcode|one[- ]time|otp|verification code|cvc|cvv|security code|card number)\b/i.test(target.name ?? "");
-}
-
-/** The action as it may be logged: typed secrets replaced by MASK. */
+/** The action as it may be logged: typed secrets (risk.ts isSecretTarget) replaced by MASK. */
 export function loggableAction(action: AgentAction, target: ActionTarget | null | undefined): AgentAction {
   if (action.kind === "type" && isSecretTarget(target)) return { ...action, text: MASK };
   return action;

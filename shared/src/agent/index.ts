@@ -11,4 +11,4 @@ export { closestElement } from "./closest.js";
 export * from "./activity.js";
 export { markHiddenInMarkdown, hiddenElementIds, followsHiddenText, HIDDEN_NOTICE, HIDDEN_OPEN, HIDDEN_CLOSE } from "./provenance.js";
 export { replayable, replayEntry } from "./replay.js";
-export { assessAction, isSecretField, maskSecret, sameSite, SENSITIVE_WORDS, type RiskTier, type RiskContext, type RiskAssessment } from "./risk.js";
+export { assessAction, isSecretField, isSecretTarget, maskSecret, sameSite, SENSITIVE_WORDS, type RiskTier, type RiskContext, type RiskAssessment } from "./risk.js";

@@ -31,10 +31,15 @@ export interface RiskAssessment {
 export const SENSITIVE_WORDS = /\b(pay|payment|buy|order|purchase|checkout|delete|remove|send|publish|transfer|confirm)\b/i;
 
 const SECRET_AUTOCOMPLETE = /\b(one-time-code|cc-number|cc-csc|cc-exp(-month|-year)?|current-password|new-password)\b/;
-const CARD_NAME = /\b(card ?number|cvc|cvv|security code|one[- ]time|otp|passcode|password)\b/i;
+const CARD_NAME = /\b(card ?number|cvc|cvv|security code|verification code|one[- ]time|otp|passcode|password)\b/i;
 
 export function isSecretField(inputType: string | null | undefined, autocomplete = ""): boolean {
   return inputType === "password" || SECRET_AUTOCOMPLETE.test(autocomplete.toLowerCase());
+}
+
+/** A target whose typed value is a secret, from what the agent saw of it (type or name). */
+export function isSecretTarget(target: Pick<ActionTarget, "input_type" | "name"> | null | undefined): boolean {
+  return !!target && (isSecretField(target.input_type) || CARD_NAME.test(target.name ?? ""));
 }
 
 export function maskSecret(text: string): string {

@@ -95,15 +95,20 @@ export type ServerMessage = WelcomeMessage | CallMessage | CancelMessage | PingM
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** Parses one frame from the extension; null when it is not a message of this protocol. */
-export function parseExtensionMessage(raw: string): ExtensionMessage | null {
-  let v: unknown;
+/** One frame as a JSON object, or null. */
+function frameObject(raw: string): Record<string, unknown> | null {
   try {
-    v = JSON.parse(raw);
+    const v: unknown = JSON.parse(raw);
+    return isObj(v) ? v : null;
   } catch {
     return null;
   }
-  if (!isObj(v)) return null;
+}
+
+/** Parses one frame from the extension; null when it is not a message of this protocol. */
+export function parseExtensionMessage(raw: string): ExtensionMessage | null {
+  const v = frameObject(raw);
+  if (!v) return null;
   switch (v.type) {
     case "hello":
       return typeof v.key === "string" && typeof v.instance === "string" && typeof v.version === "number" ? (v as unknown as HelloMessage) : null;
@@ -124,13 +129,8 @@ export function parseExtensionMessage(raw: string): ExtensionMessage | null {
 
 /** Parses one frame from the server; null when it is not a message of this protocol. */
 export function parseServerMessage(raw: string): ServerMessage | null {
-  let v: unknown;
-  try {
-    v = JSON.parse(raw);
-  } catch {
-    return null;
-  }
-  if (!isObj(v)) return null;
+  const v = frameObject(raw);
+  if (!v) return null;
   switch (v.type) {
     case "welcome":
       return typeof v.account === "string" ? (v as unknown as WelcomeMessage) : null;
