@@ -19,7 +19,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { startRun } from "../lib/results.mjs";
-import { median } from "../lib/stats.mjs";
+import { latencyRow } from "./side-by-side.js";
 import { catalogue, checkout } from "./store-page.js";
 import { startSightline } from "../../test/support/sightline-server.js";
 import { launchWithExtension } from "../../test/extension/harness.js";
@@ -102,22 +102,20 @@ const cases: Case[] = [
 const cardsBefore = shown.length;
 const latency: (string | number)[][] = [];
 for (const c of cases) {
-  const ours: number[] = [];
-  const theirs: number[] = [];
-  for (let i = 0; i < REPS; i++) {
-    await page.goto(`${origin}/`);
-    const args = c.args(await snapshotText());
-    let t = performance.now();
-    await call(c.tool, args);
-    ours.push(performance.now() - t);
-    await page.goto(`${origin}/`);
-    t = performance.now();
-    await c.playwright();
-    theirs.push(performance.now() - t);
-  }
-  const s = median(ours);
-  const p = median(theirs);
-  latency.push([c.label, s, p, s / p, s <= 1.5 * p + 50 ? "yes" : "no"]);
+  latency.push(
+    await latencyRow(
+      {
+        label: c.label,
+        reset: async () => void (await page.goto(`${origin}/`)),
+        prepare: async () => {
+          const args = c.args(await snapshotText());
+          return () => call(c.tool, args);
+        },
+        direct: c.playwright,
+      },
+      REPS,
+    ),
+  );
 }
 if (shown.length !== cardsBefore) throw new Error(`with "act runs on this site" on, the latency runs showed ${shown.length - cardsBefore} approval card(s)`);
 run.table({

@@ -15,7 +15,7 @@ import { AgentSession, type AgentAction } from "@sightline/shared/agent";
 import { HeadlessBackend, localRefine } from "@sightline/shared/mcp";
 import { countTokens } from "@sightline/shared/prompt";
 import { startRun } from "../lib/results.mjs";
-import { median } from "../lib/stats.mjs";
+import { latencyRow } from "./side-by-side.js";
 import { catalogue, checkout } from "./store-page.js";
 
 const run = startRun("agent", { title: "Agent actions: latency and tokens per step" });
@@ -53,23 +53,21 @@ const cases: Case[] = [
 ];
 const latency: (string | number)[][] = [];
 for (const c of cases) {
-  const ours: number[] = [];
-  const theirs: number[] = [];
-  for (let i = 0; i < REPS; i++) {
-    await page.goto(`${origin}/`);
-    const snap = await session.snapshot(tab, { limit: 100, token_budget: 20000 });
-    const action = c.sightline(snap.elements);
-    let t = performance.now();
-    await session.act(tab, action);
-    ours.push(performance.now() - t);
-    await page.goto(`${origin}/`);
-    t = performance.now();
-    await c.playwright();
-    theirs.push(performance.now() - t);
-  }
-  const s = median(ours);
-  const p = median(theirs);
-  latency.push([c.label, s, p, s / p, s <= 1.5 * p + 50 ? "yes" : "no"]);
+  latency.push(
+    await latencyRow(
+      {
+        label: c.label,
+        reset: async () => void (await page.goto(`${origin}/`)),
+        prepare: async () => {
+          const snap = await session.snapshot(tab, { limit: 100, token_budget: 20000 });
+          const action = c.sightline(snap.elements);
+          return () => session.act(tab, action);
+        },
+        direct: c.playwright,
+      },
+      REPS,
+    ),
+  );
 }
 run.table({
   id: "latency",

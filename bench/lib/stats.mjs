@@ -58,3 +58,20 @@ export function summary(xs) {
 export function ratio(a, b) {
   return Number.isFinite(a) && Number.isFinite(b) && b !== 0 ? a / b : NaN;
 }
+
+/**
+ * A seeded pseudo-random generator (mulberry32): the same seed gives the same numbers in
+ * [0, 1), so generated sets and samples are the same on every run.
+ * @param {number} seed
+ * @returns {() => number}
+ */
+export function seededRandom(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

@@ -38,7 +38,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { startRun } from "../lib/results.mjs";
-import { median, quantile } from "../lib/stats.mjs";
+import { seededRandom, median, quantile } from "../lib/stats.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -122,18 +122,8 @@ function loadCorpus(name) {
   throw new Error(`unknown corpus ${name}`);
 }
 
-function mulberry32(s) {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 function sample(list, n) {
-  const rnd = mulberry32(seed);
+  const rnd = seededRandom(seed);
   const a = [...list];
   for (let i = a.length - 1; i > 0; i--) {
     const j = Math.floor(rnd() * (i + 1));

@@ -7,16 +7,7 @@
 // split "dev": the families the code was developed against (the fixtures mirror them);
 // "held-out": written before measuring and not tuned on afterwards.
 
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from "../lib/stats.mjs";
 const pick = (r, a) => a[Math.floor(r() * a.length)];
 function shuffle(r, a) {
   const b = [...a];
@@ -248,7 +239,7 @@ export function generate(perFamily = 10, seed = 21) {
   const out = [];
   for (const [name, fam] of Object.entries(FAMILIES)) {
     for (let i = 0; i < perFamily; i++) {
-      const r = rng(seed * 7919 + i * 104729 + [...name].reduce((a, c) => a * 31 + c.charCodeAt(0), 7));
+      const r = seededRandom(seed * 7919 + i * 104729 + [...name].reduce((a, c) => a * 31 + c.charCodeAt(0), 7));
       const { html, goal } = fam.make(r);
       out.push({ id: `${name}-${i}`, family: name, split: fam.split, html, goal });
     }
