@@ -28,7 +28,7 @@ import { appendJournal, clearJournal, journalFile, journalStat, readJournal, typ
 import { generateKey, hashKey, keyHint, sameHash } from "./keys.js";
 import { nextChargeKey } from "./charge-scope.js";
 import { FileIdempotencyStore, IDEMPOTENCY_TTL_MS, type IdempotencyStore } from "./idempotency.js";
-import type { Account, Ledger, NewAccount, Reservation } from "./types.js";
+import { reservation, type Account, type Ledger, type NewAccount, type Reservation } from "./types.js";
 
 export interface LedgerData {
   version: 1;
@@ -358,31 +358,22 @@ export class FileLedger implements Ledger {
       id,
       keyed ? { key } : undefined,
     );
-    let settled = false;
-    return {
-      remaining,
-      commit: () => {
-        settled = true;
-      },
-      release: async () => {
-        if (settled) return;
-        settled = true;
-        await this.#mutate(
-          (s) => {
-            const acct = s.byId.get(id);
-            const charge = keyed ? s.data.charges?.[key] : undefined;
-            if (keyed && (!charge || charge.refunded)) return; // refunded once
-            if (charge) charge.refunded = true;
-            if (acct) {
-              acct.credits += charge ? charge.credits : n;
-              acct.updated_at = now();
-            }
-          },
-          id,
-          keyed ? { key } : undefined,
-        );
-      },
-    };
+    return reservation(remaining, async () => {
+      await this.#mutate(
+        (s) => {
+          const acct = s.byId.get(id);
+          const charge = keyed ? s.data.charges?.[key] : undefined;
+          if (keyed && (!charge || charge.refunded)) return; // refunded once
+          if (charge) charge.refunded = true;
+          if (acct) {
+            acct.credits += charge ? charge.credits : n;
+            acct.updated_at = now();
+          }
+        },
+        id,
+        keyed ? { key } : undefined,
+      );
+    });
   }
 
   /** Resolves when every queued write is on disk. */

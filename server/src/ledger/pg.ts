@@ -19,7 +19,7 @@ import type { Claim, IdempotencyStore, StoredAnswer } from "./idempotency.js";
 import { generateKey, hashKey, keyHint, sameHash } from "./keys.js";
 import { insufficientCredits } from "./ledger.js";
 import { LOCK_NAMESPACE, migrate } from "./migrations.js";
-import type { Account, Ledger, NewAccount, Reservation } from "./types.js";
+import { reservation, type Account, type Ledger, type NewAccount, type Reservation } from "./types.js";
 
 export interface PgLedgerOptions {
   /** postgres://user:password@host:port/database */
@@ -201,19 +201,10 @@ export class PgLedger implements Ledger {
   async reserve(id: string, n: number): Promise<Reservation> {
     const { key, requestId } = nextChargeKey();
     const remaining = await this.#charge(key, id, n, requestId ?? null);
-    let settled = false;
-    return {
-      remaining,
-      commit: () => {
-        settled = true;
-      },
-      release: async () => {
-        if (settled) return;
-        settled = true;
-        const { rows } = await this.#query<{ id: string; credits: number }>(REFUND_SQL, [key], true);
-        if (rows[0]) this.#note(rows[0]);
-      },
-    };
+    return reservation(remaining, async () => {
+      const { rows } = await this.#query<{ id: string; credits: number }>(REFUND_SQL, [key], true);
+      if (rows[0]) this.#note(rows[0]);
+    });
   }
 
   async #charge(key: string, id: string, n: number, requestId: string | null): Promise<number> {

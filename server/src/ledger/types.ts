@@ -24,6 +24,25 @@ export interface Reservation {
   release(): Promise<void>;
 }
 
+/**
+ * A reservation of `remaining` credits whose refund runs at most once, and never after commit
+ * (one rule for every backend; `refund` is the backend's own write).
+ */
+export function reservation(remaining: number, refund: () => Promise<void>): Reservation {
+  let settled = false;
+  return {
+    remaining,
+    commit: () => {
+      settled = true;
+    },
+    release: async () => {
+      if (settled) return;
+      settled = true;
+      await refund();
+    },
+  };
+}
+
 export interface NewAccount {
   credits: number;
   active?: boolean;
