@@ -10,28 +10,12 @@ if (!existsSync(entry)) {
   console.warn("build-collector: src/collector/bundle.ts not there yet; skipped");
   process.exit(0);
 }
-await build({
-  entryPoints: [entry],
-  outfile: `${root}dist/collector.js`,
-  bundle: true,
-  format: "iife",
-  platform: "browser",
-  target: "chrome110",
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning",
-});
+/** One self-contained IIFE for the browser: what is injected into pages. */
+const iife = (entry, outfile) =>
+  build({ entryPoints: [entry], outfile, bundle: true, format: "iife", platform: "browser", target: "chrome110", minify: true, legalComments: "none", logLevel: "warning" });
+
+await iife(entry, `${root}dist/collector.js`);
 
 // The page agent (shared/src/page-agent): what acting on a page needs inside it, injected into
 // the same world as the collector (dist/page-agent.js).
-await build({
-  entryPoints: [`${root}src/page-agent/bundle.ts`],
-  outfile: `${root}dist/page-agent.js`,
-  bundle: true,
-  format: "iife",
-  platform: "browser",
-  target: "chrome110",
-  minify: true,
-  legalComments: "none",
-  logLevel: "warning",
-});
+await iife(`${root}src/page-agent/bundle.ts`, `${root}dist/page-agent.js`);
