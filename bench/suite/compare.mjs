@@ -33,7 +33,9 @@ const git = (cwd, ...args) => execFileSync("git", args, { cwd, encoding: "utf8" 
 function timed(cwd, command) {
   return new Promise((resolve) => {
     const started = performance.now();
-    const child = spawn("sh", ["-c", command], { cwd, env: { ...process.env, CI: "true" } });
+    // As `npm test` runs it: the workspace's node_modules/.bin first on PATH.
+    const env = { ...process.env, CI: "true", PATH: `${join(cwd, "node_modules/.bin")}:${process.env.PATH}` };
+    const child = spawn("sh", ["-c", command], { cwd, env });
     let out = "";
     const keep = (d) => {
       out += d;
