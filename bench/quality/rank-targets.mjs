@@ -13,7 +13,7 @@
 // of an entry re-exporting refineSnapshot (refine/) and createLinearReranker (rank/), with that
 // commit's model.json as --compare-model.
 // --jsonl FILE: also writes the "records" captures in the training script's format (id, task,
-// goal, gold_bbox, body), for leave-one-family-out training (shared/scripts/train-rank.mjs --data).
+// goal, gold_bbox, body), for leave-one-family-out training (shared/rank-training/train.mjs --data).
 //
 //   node bench/quality/rank-targets.mjs [--per-family 10] [--seed 21] [--compare-bundle B --compare-refine R]
 import { readFileSync, writeFileSync } from "node:fs";

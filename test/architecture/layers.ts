@@ -21,6 +21,7 @@ export const LAYERS: Record<string, Layer> = {
   "shared/src/cli/": "node",
   "shared/src/mcp/": "node",
   "shared/scripts/": "node",
+  "shared/rank-training/": "node",
   "server/src/": "node",
   "server/scripts/": "node",
   "bench/": "node",

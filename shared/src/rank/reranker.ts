@@ -1,5 +1,5 @@
 // The learned reranker: a linear model over the features, trained listwise (softmax over one
-// request's candidates) by shared/scripts/train-rank.mjs. Weights live in model.json (small) and
+// request's candidates) by shared/rank-training/train.mjs. Weights live in model.json (small) and
 // are loaded by whoever hosts the engine (server at start, extension at build time).
 import { BASE_FEATURES } from "./features.js";
 import { CONTEXT_FEATURES } from "./context.js";

@@ -3,7 +3,7 @@
 // Output: one JSON line per case in OUT (default $TMPDIR/sightline-rank/<corpus>.jsonl). The
 // pages are collected, never copied into the repo; rerun to regenerate.
 //
-//   node shared/scripts/rank-collect.mjs --corpus ../shared/corpora/rank/miniwob-dev [--out F]
+//   node shared/rank-training/collect.mjs --corpus ../shared/corpora/rank/miniwob-dev [--out F]
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
