@@ -38,6 +38,7 @@ describe("capture", () => {
     });
     expect(status).toBe(200);
     expect(json).toMatchObject({ engine: "capture", credits_used: 1, title: "Quarterly report", description: "Numbers", content: "# Report\n\n" });
+    expect(json).not.toHaveProperty("page_type"); // the caller's own content: nothing was read
     expect(await sl.credits(key)).toBe(before - 1);
   });
 

@@ -49,6 +49,17 @@ describe("read mode", () => {
     expect(await sl.credits(key)).toBe(before - 1);
   });
 
+  it("says what kind of page it read (page_type), and keeps a product's price and specifications", async () => {
+    const article = await observe(sl, key, { url: site.url("/article.html") });
+    expect(article.json.page_type).toBe("article");
+    const { status, json } = await observe(sl, key, { url: site.url("/product.html") });
+    expect(status).toBe(200);
+    expect(ObserveResponseSchema.parse(json).page_type).toBe("product");
+    expect(json.content).toContain("€89.00");
+    expect(json.content).toMatch(/\| Weight \| 1\.4 kg \|/);
+    expect(json.content).not.toContain("All rights reserved");
+  });
+
   it("returns plain text with format=text and cuts content at contentLimit", async () => {
     const { json } = await observe(sl, key, { url: site.url("/article.html"), format: "text", options: { contentLimit: 120 } });
     expect(json.status).toBe("success");

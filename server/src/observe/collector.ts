@@ -3,12 +3,14 @@
 // asked for a /v1/snapshot body (collectJSON) or the readable content.
 import type { Page } from "playwright-core";
 import { injectCollector } from "@sightline/shared/playwright";
-import type { ReadFormat, SnapshotRequest } from "@sightline/shared/contract";
+import { PAGE_TYPES, type PageType, type ReadFormat, type SnapshotRequest } from "@sightline/shared/contract";
 
 export interface ReadContent {
   title: string;
   description: string;
   content: string;
+  /** Sightline addition: the kind of page the collector took this for (absent for a caller's own `content`). */
+  page_type?: PageType;
 }
 
 /** The page as a /v1/snapshot request body. One JSON string crosses the CDP boundary. */
@@ -24,10 +26,13 @@ export async function readContent(page: Page, format: ReadFormat, contentLimit: 
   await injectCollector(page);
   const opts = JSON.stringify({ format, contentLimit });
   const json = (await page.evaluate(`globalThis.sightline.read(${opts}).then((r) => JSON.stringify(r))`)) as string;
-  const r = JSON.parse(json) as Partial<ReadContent>;
+  const r = JSON.parse(json) as Partial<Record<keyof ReadContent, unknown>>;
+  // The page can reach the collector's global: nothing it answers is trusted as typed.
+  const pageType = PAGE_TYPES.find((t) => t === r.page_type);
   return {
     title: typeof r.title === "string" ? r.title : "",
     description: typeof r.description === "string" ? r.description : "",
     content: typeof r.content === "string" ? r.content : "",
+    ...(pageType ? { page_type: pageType } : {}),
   };
 }

@@ -1,5 +1,5 @@
 // Public types of the collector. The request body is the contract's SnapshotRequest.
-import type { ClientDiagnostics, ClientMetrics, RawElement } from "../contract/index.js";
+import type { ClientDiagnostics, ClientMetrics, PageType, RawElement } from "../contract/index.js";
 
 export interface CollectOptions {
   /** Stop after this many raw elements, frames included (default 8000). */
@@ -87,7 +87,7 @@ export interface ReadResult {
    * Sightline addition: the kind of page read mode took this for (what the page declares in
    * schema.org / Open Graph, else its structure); it decides what the extractor keeps.
    */
-  page_type?: "article" | "forum" | "product" | "listing" | "documentation" | "page";
+  page_type?: PageType;
   /** Sightline addition: text lengths of both candidates (diagnostics). */
   stats?: { readability_chars: number; main_content_chars: number };
 }

@@ -11,6 +11,14 @@ export const READ_FORMATS = ["markdown", "text"] as const;
 export type ReadFormat = (typeof READ_FORMATS)[number];
 export const SCREENSHOT_DELIVERIES = ["url", "base64"] as const;
 export type ScreenshotDelivery = (typeof SCREENSHOT_DELIVERIES)[number];
+
+/**
+ * Sightline addition: the kind of page read mode took a page for (what it declares in schema.org
+ * or Open Graph, else its structure). It decides what the extractor keeps: one article's text,
+ * every post of a thread, a product's name, price and specifications, a listing's items.
+ */
+export const PAGE_TYPES = ["article", "forum", "product", "listing", "documentation", "page"] as const;
+export type PageType = (typeof PAGE_TYPES)[number];
 /** Sightline's extension: the visual screenshot's encoding (the contract's responses name both). */
 export const SCREENSHOT_FORMATS = ["png", "jpeg"] as const;
 export type ScreenshotFormat = (typeof SCREENSHOT_FORMATS)[number];
@@ -122,6 +130,8 @@ export const ObserveResponseSchema = z.object({
   content: z.string().optional(),
   title: z.string().optional(),
   description: z.string().optional(),
+  /** Sightline addition (read mode): the kind of page read, see PAGE_TYPES. */
+  page_type: z.enum(PAGE_TYPES).optional(),
   viewport: z.object({ width: z.number(), height: z.number() }).optional(),
   interactable_elements: z.array(ObserveElementSchema).optional(),
   screenshot: ScreenshotSchema.optional(),

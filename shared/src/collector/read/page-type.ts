@@ -3,7 +3,8 @@
 // to a buy button, many similar cards). The extractor keeps different things per type: one
 // article's text, every post of a thread, a product's name, price, description and
 // specifications, the items of a listing, documentation with its code verbatim.
-export type PageType = "article" | "forum" | "product" | "listing" | "documentation" | "page";
+import type { PageType } from "../../contract/index.js";
+export type { PageType };
 
 const LD_TYPES: Array<[RegExp, PageType]> = [
   [/^(?:Product|ProductGroup|IndividualProduct|Offer|AggregateOffer|Car|Vehicle|SoftwareApplication|MobileApplication|Book)$/, "product"],
