@@ -5,7 +5,7 @@
 // prediction file plus the id list, then scores them with shared/tools/eval-read.mjs.
 // No corpus data is copied into the repository.
 //
-//   node bench/collector/read-predict.mjs --corpus ../shared/corpora/read/aeb [--format text|markdown]
+//   node bench/quality/read-predict.mjs --corpus ../shared/corpora/read/aeb [--format text|markdown]
 //        [--sample N] [--seed S] [--concurrency 2] [--out /tmp/pred.json] [--no-score]
 //        [--read-options JSON]   e.g. '{"fallback":false,"stripHidden":false}' = Readability alone
 //

@@ -3,13 +3,14 @@
 // cases whose gold element (measured live from gold_selector) has a raw element with IoU ≥ 0.5,
 // i.e. the ceiling of "gold present" for any ranking built on the collector. No server.
 //
-//   node bench/collector/gold-coverage.mjs [--corpus DIR]... [--misses]
+//   node bench/quality/gold-coverage.mjs [--corpus DIR]... [--misses]
 //
 // Build the bundle first: pnpm --filter @sightline/shared run build
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium, serveDir } from "./serve.mjs";
+import { launchChromium, serveDir } from "../collector/serve.mjs";
+import { startRun } from "../lib/results.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const argv = process.argv.slice(2);
@@ -20,7 +21,9 @@ for (let i = 0; i < argv.length; i++) {
   else if (argv[i] === "--misses") showMisses = true;
 }
 if (!corpora.length) corpora.push(join(root, "../shared/corpora/rank/miniwob-dev"), join(root, "../shared/corpora/rank/flight-aa"));
+const run = startRun("gold-coverage", { title: "Candidate recall: the ranking corpora's gold element among the collector's raw elements" });
 const bundle = readFileSync(join(root, "shared/dist/collector.js"), "utf8");
+const rows = [];
 const browser = await launchChromium();
 
 const iou = (a, b) => {
@@ -41,7 +44,6 @@ const flat = (list, out = []) => {
 };
 
 try {
-  console.log("| corpus | task | cases | gold collected |\n|---|---|---|---|");
   for (const dir of corpora) {
     const cases = readFileSync(join(dir, "cases.jsonl"), "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l));
     const server = await serveDir(dir);
@@ -73,13 +75,23 @@ try {
     server.close();
     let n = 0;
     let hit = 0;
-    for (const [task, t] of [...perTask].sort()) {
-      console.log(`| ${dir.split("/").pop()} | ${task} | ${t.n} | ${(t.hit / t.n).toFixed(3)} |`);
+    const name = dir.split("/").pop();
+    for (const [, t] of perTask) {
       n += t.n;
       hit += t.hit;
     }
-    console.log(`| ${dir.split("/").pop()} | **all** | ${n} | **${(hit / n).toFixed(3)}** |`);
+    // Per task only where something is missed: a corpus of 50 tasks at 100% is one row.
+    for (const [task, t] of [...perTask].sort()) if (t.hit < t.n) rows.push([name, task, t.n, t.hit / t.n]);
+    rows.push([name, "**all**", n, hit / n]);
+    run.figure(`${name.replace(/\W/g, "_")}_gold_collected`, hit / n);
   }
 } finally {
   await browser.close();
 }
+run.table({
+  id: "coverage",
+  title: "Gold element collected (IoU ≥ 0.5), per corpus; tasks listed only where a gold is missed",
+  columns: ["corpus", "task", { label: "cases", format: "int" }, { label: "gold collected", format: "percent" }],
+  rows,
+});
+run.write();

@@ -5,13 +5,14 @@
 // the collector from the refinement engine. Role = attributes.role, name =
 // attributes.accessible_name. Boxless check elements count as failures unless "generic".
 //
-//   node bench/collector/wpt-score.mjs [--corpus DIR] [--files a,b] [--failures N] [--out FILE]
+//   node bench/quality/wpt-score.mjs [--corpus DIR] [--files a,b] [--failures N] [--out FILE]
 //
 // Build the bundle first: pnpm --filter @sightline/shared run build
 import { readFileSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { launchChromium, serveDir } from "./serve.mjs";
+import { launchChromium, serveDir } from "../collector/serve.mjs";
+import { startRun } from "../lib/results.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const opt = {};
@@ -26,6 +27,9 @@ const manifest = JSON.parse(readFileSync(join(corpus, "manifest.json"), "utf8"))
 const filters = opt.files ? opt.files.split(",") : null;
 const files = manifest.files.filter((f) => !filters || filters.some((s) => f.file.includes(s)));
 const bundle = readFileSync(join(root, "shared/dist/collector.js"), "utf8");
+// --files picks a few pages while debugging: such a run writes no results file.
+if (filters) process.env.BENCH_RESULTS = "0";
+const run = startRun("wpt", { title: "Roles and accessible names on the WPT pages, collector alone" });
 const LOG_ONLY = new Set(["indeterminate", "SPEC_AMBIGUOUS_LOG_VALUE"]);
 
 const server = await serveDir(corpus);
@@ -104,9 +108,15 @@ try {
   await browser.close();
   server.close();
 }
-const pct = ([p, n]) => (n ? `${((100 * p) / n).toFixed(1)}% (${p}/${n})` : "-");
-console.log("| group | role | name | generic | all |\n|---|---|---|---|---|");
-for (const [g, t] of Object.entries(totals)) console.log(`| ${g} | ${pct(t.role)} | ${pct(t.label)} | ${pct(t.generic)} | ${pct(t.all)} |`);
+const share = ([p, n]) => (n ? p / n : null);
+run.table({
+  id: "wpt",
+  title: "WPT role and name checks passed by the collector alone (no server), per group",
+  columns: ["group", { label: "role", format: "percent" }, { label: "name", format: "percent" }, { label: "generic", format: "percent" }, { label: "all", format: "percent" }, { label: "checks", format: "int" }],
+  rows: Object.entries(totals).map(([g, t]) => [g, share(t.role), share(t.label), share(t.generic), share(t.all), t.all[1]]),
+});
+for (const [g, t] of Object.entries(totals)) run.figure(`${g.replace(/\W/g, "_")}_all`, share(t.all));
+run.write();
 const n = Number(opt.failures ?? 0);
 for (const x of failures.slice(0, n)) console.log(JSON.stringify(x));
 if (opt.out) writeFileSync(opt.out, JSON.stringify({ totals, failures }, null, 1));
