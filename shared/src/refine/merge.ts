@@ -6,6 +6,10 @@
 // still knows that id, so an action by it still resolves). A widget item (a tab, a menu item)
 // wins over the plain link or button inside it: it carries the role and state, and the click
 // lands in the same box.
+// A part of a control is the control too: an icon or label inside a button or link (an <i>, a
+// ligature <span>, an <svg> that inherits the pointer cursor) with no click handler of its own
+// and no words the control lacks is merged into the control that holds it; the control is kept
+// (it has the role, and a click on it lands on the part anyway).
 import type { RawElement, RefinedElement } from "../contract/index.js";
 
 const NATIVE = new Set(["button", "a", "input", "select", "textarea", "summary", "option"]);
@@ -51,6 +55,35 @@ function same(a: RefinedElement["bbox"], b: RefinedElement["bbox"]): boolean {
     Math.abs(a.height - b.height) <= 2 * SLACK && iou(a, b) >= MIN_IOU;
 }
 
+/** Attributes that say an element handles clicks itself (not a cursor inherited from its control). */
+const OWN_HANDLER = ["has_click_handler", "onclick", "has_onclick", "found_by"] as const;
+
+/** A handler-less part that only looks clickable because its control is (not a control itself). */
+function partOnly(w: MergeItem): boolean {
+  const e = w.el;
+  if ((e.tag !== null && NATIVE.has(e.tag)) || WIDGET_ROLES.has(e.role)) return false;
+  const a = w.raw.attributes;
+  if (a) for (const k of OWN_HANDLER) if (a[k] !== undefined && a[k] !== null && a[k] !== "false") return false;
+  return true;
+}
+
+function inside(inner: RefinedElement["bbox"], outer: RefinedElement["bbox"]): boolean {
+  return inner.x >= outer.x - SLACK && inner.y >= outer.y - SLACK && inner.x + inner.width <= outer.x + outer.width + SLACK &&
+    inner.y + inner.height <= outer.y + outer.height + SLACK;
+}
+
+/** Whether `outer` is a control and `part` says nothing it does not (its words or icon are the control's). */
+function holds(outer: MergeItem, part: MergeItem): boolean {
+  const o = outer.el, p = part.el;
+  if (!outer.interactive || !(CLICK_ROLES.has(o.role) || (o.tag !== null && NATIVE.has(o.tag)))) return false;
+  const words = p.name || p.text;
+  if (words && words !== o.name && words !== o.text) return false;
+  return p.inferred_name === undefined || p.inferred_name === o.inferred_name || Boolean(o.name || o.text);
+}
+
+/** How far back (in document order) a part's control may be: it is its ancestor, just before it. */
+const PART_LOOKBACK = 3;
+
 /** Returns `items` without the merged-away duplicates (order kept). Boxes are bucketed: O(n). */
 export function mergeDuplicates<T extends MergeItem>(items: T[]): T[] {
   const grid = new Map<string, number[]>();
@@ -60,6 +93,17 @@ export function mergeDuplicates<T extends MergeItem>(items: T[]): T[] {
     const w = items[i];
     const b = w.el.bbox;
     if (!clickable(w) || b.width <= 0 || b.height <= 0) continue;
+    if (partOnly(w)) {
+      for (let j = i - 1; j >= 0 && j >= i - PART_LOOKBACK; j--) {
+        const o = items[j];
+        if (gone[j] || !inside(b, o.el.bbox) || o.el.in_viewport !== w.el.in_viewport || !holds(o, w)) continue;
+        o.el.merged_ids = [...(o.el.merged_ids ?? []), w.el.id, ...(w.el.merged_ids ?? [])];
+        gone[i] = 1;
+        merged++;
+        break;
+      }
+      if (gone[i]) continue;
+    }
     const cx = Math.round(b.x / CELL), cy = Math.round(b.y / CELL);
     // Earlier items in the neighbouring cells (a box within SLACK px lands in one of them).
     for (let dx = -1; dx <= 1 && !gone[i]; dx++) {

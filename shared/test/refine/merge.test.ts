@@ -23,6 +23,25 @@ describe("nested duplicates", () => {
     expect(out.map((e) => e.id).sort()).toEqual([1, 3]);
     expect(out.find((e) => e.id === 1)?.merged_ids).toEqual([2]);
   });
+
+  it("merges an unnamed icon inside a control into the control, and keeps a part with a handler of its own", () => {
+    // <a href="#" class="act"><i class="bi bi-pencil"></i></a>: the <i> inherits the pointer cursor.
+    const link = raw("a", { id: 1, width: 28, height: 28, attributes: { href: "#", accessible_name: "", inferred_name: "pencil (edit)" } });
+    const icon = raw("i", { id: 2, x: 6, y: 6, width: 16, height: 16, styles: { cursor: "pointer" }, attributes: { is_clickable: "true", inferred_name: "pencil (edit)" } });
+    // A chip with its own remove button (a listener of its own): two targets.
+    const chip = raw("button", { id: 3, y: 100, width: 120, height: 28, text: "Red" });
+    const remove = raw("span", { id: 4, x: 100, y: 106, width: 16, height: 16, styles: { cursor: "pointer" }, attributes: { found_by: "listener", inferred_name: "close" } });
+    // <button aria-label="edit"><span class="material-icons">edit</span></button>: the ligature is the button's word.
+    const button = raw("button", { id: 5, y: 200, width: 28, height: 28, text: "edit", attributes: { aria_label: "edit", accessible_name: "edit" } });
+    const ligature = raw("span", { id: 6, x: 6, y: 206, width: 16, height: 16, text: "edit", styles: { cursor: "pointer" }, attributes: { is_clickable: "true" } });
+    // A part with words of its own ("3" unread) is not the control's duplicate.
+    const badge = raw("span", { id: 7, x: 14, y: 200, width: 12, height: 12, text: "3", styles: { cursor: "pointer" }, attributes: { is_clickable: "true" } });
+    const out = refineSnapshot(request([link, icon, chip, remove, button, ligature, badge])).elements;
+    expect(out.map((e) => e.id).sort()).toEqual([1, 3, 4, 5, 7]);
+    expect(out.find((e) => e.id === 1)?.merged_ids).toEqual([2]);
+    expect(out.find((e) => e.id === 5)?.merged_ids).toEqual([6]);
+    expect(out.find((e) => e.id === 3)?.merged_ids).toBeUndefined();
+  });
 });
 
 describe("row context", () => {
