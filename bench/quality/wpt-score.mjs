@@ -113,7 +113,7 @@ run.table({
   id: "wpt",
   title: "WPT role and name checks passed by the collector alone (no server), per group",
   columns: ["group", { label: "role", format: "percent" }, { label: "name", format: "percent" }, { label: "generic", format: "percent" }, { label: "all", format: "percent" }, { label: "checks", format: "int" }],
-  rows: Object.entries(totals).map(([g, t]) => [g, share(t.role), share(t.label), share(t.generic), share(t.all), t.all[1]]),
+  rows: Object.entries(totals).sort(([a], [b]) => (a === "TOTAL") - (b === "TOTAL") || a.localeCompare(b)).map(([g, t]) => [g, share(t.role), share(t.label), share(t.generic), share(t.all), t.all[1]]),
 });
 for (const [g, t] of Object.entries(totals)) run.figure(`${g.replace(/\W/g, "_")}_all`, share(t.all));
 run.write();
