@@ -193,6 +193,16 @@ describe("the person's tab through the extension", () => {
     expect(Buffer.from(image!.data, "base64").subarray(1, 4).toString()).toBe("PNG");
   });
 
+  it("finds controls made clickable only by script once it holds the debugger (listener records over CDP)", async () => {
+    // The debugger is attached (the tests above acted here): the page's click listeners are read
+    // over CDP, so plan cards with no role, cursor or tabindex are elements the agent can click.
+    await withApproval(mcp.call("navigate", { url: site.url("/plans.html") }), /^Open /);
+    const text = textOf(await mcp.call("snapshot", { goal: "choose the Pro plan" }));
+    const pro = idOf(text, /"Pro 50 projects"|"Pro"/);
+    await withApproval(mcp.call("click", { id: pro }), /^Click /);
+    expect(structured(await mcp.call("wait", { text: "chosen: pro", timeout_ms: 3000 })).found).toBe(true);
+  });
+
   it("refuses a stale id and names the closest current element", async () => {
     await withApproval(mcp.call("navigate", { url: site.url("/rerender.html") }), /^Open /);
     const text = textOf(await mcp.call("snapshot", {}));

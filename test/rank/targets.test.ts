@@ -9,6 +9,7 @@ import { toPrompt } from "@sightline/shared/prompt";
 import type { RawElement } from "@sightline/shared/contract";
 import type { CollectResult } from "@sightline/shared/collector";
 import { trackListeners } from "@sightline/shared/playwright";
+import { markListeners } from "@sightline/shared/agent";
 import { byDomId, collectIn, flatten, useFixturePage } from "../collector/support.js";
 
 const reranker = createLinearReranker(JSON.parse(readFileSync(fileURLToPath(new URL("../../shared/src/rank/model.json", import.meta.url)), "utf8")));
@@ -107,6 +108,30 @@ describe("controls made clickable only by script", () => {
       expect(flatten(body.raw_elements).some((e) => e.attributes?.id === "cal")).toBe(false);
       expect(firstFor(body, "Choose the Pro plan")).toEqual({ heuristic: "card-pro", model: "card-pro" });
       expect(firstFor(body, "Pick the 14th")).toEqual({ heuristic: "day-14", model: "day-14" });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("takes the same records from a debugger (CDP DOMDebugger) when the page loaded without the init script", async () => {
+    // The extension's path once it holds the debugger: no init script ran, the page's
+    // listeners are read over CDP and sent to the collector's receiver as events.
+    const page = await fx.page.context().browser()!.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(fx.server.url("targets/listeners.html"));
+      await collectIn(page); // injects the collector
+      await page.evaluate(() => (globalThis as unknown as { sightline: { receiveListenerMarks(): void } }).sightline.receiveListenerMarks());
+      const cdp = await page.context().newCDPSession(page);
+      const marked = await markListeners((method, params) => cdp.send(method as "Runtime.evaluate", params as never));
+      expect(marked).toBeGreaterThanOrEqual(4);
+      const body = await collectIn(page);
+      expect(foundBy(body, ["sw-red", "card-pro", "day-14", "sq-4"])).toEqual({
+        "sw-red": "listener red square",
+        "card-pro": "listener", // a text block the looks alone do not find
+        "day-14": "delegated-listener",
+        "sq-4": "visual",
+      });
+      expect(firstFor(body, "Choose the Pro plan")).toEqual({ heuristic: "card-pro", model: "card-pro" });
     } finally {
       await page.close();
     }

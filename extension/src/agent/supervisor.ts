@@ -11,6 +11,7 @@ import {
   MASK,
   type ActionOutcome,
   type Decision,
+  markListeners,
   performAction,
   screenshotWithMarks,
   waitOnPage,
@@ -45,7 +46,11 @@ interface Waiting {
   cancel(): void;
 }
 
-type Sightline = { collect(o?: unknown): Promise<SnapshotRequest>; read(o?: unknown): Promise<{ title: string; description: string; content: string }> };
+type Sightline = {
+  collect(o?: unknown): Promise<SnapshotRequest>;
+  read(o?: unknown): Promise<{ title: string; description: string; content: string }>;
+  receiveListenerMarks(): void;
+};
 type Overlay = { highlight(b: unknown, s?: unknown): boolean; scrollTo(b: unknown, s?: unknown): boolean };
 
 /** Observing calls run without asking. */
@@ -267,6 +272,13 @@ export class Supervisor {
     switch (call.op) {
       case "capture": {
         await ensureInjected(tabId);
+        // Holding the debugger (the person let the agent act here): listener records from CDP,
+        // so controls made clickable only by script are found as in headless Chromium. Best
+        // effort: without them the collector reads the page's looks.
+        if (cdp.isAttached(tabId)) {
+          await exec(tabId, () => (globalThis as unknown as { sightline: Sightline }).sightline.receiveListenerMarks(), []);
+          await markListeners((method, params) => cdp.send(tabId, method, params)).catch(() => 0);
+        }
         const req = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.collect(), []);
         this.record({ tabId, tool: "snapshot", summary: `Read the elements of ${req.url}`, decision: OBSERVED, started });
         return req;

@@ -9,3 +9,4 @@ export { performAction } from "./perform.js";
 export { screenshotWithMarks, waitOnPage } from "./page-ops.js";
 export { assessAction, isSecretField, maskSecret, sameSite, type RiskTier, type RiskAssessment } from "./risk.js";
 export * from "./activity.js";
+export { markListeners, type CdpSend } from "./listener-marks.js";

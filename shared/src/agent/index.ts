@@ -9,6 +9,7 @@ export { screenshotWithMarks, waitOnPage } from "./page-ops.js";
 export { AgentSession, compact, MAX_CHANGE_LINES, type SessionDeps, type SnapshotOptions, type SnapshotAnswer, type CompactElement, type ActAnswer, type Billable } from "./session.js";
 export { closestElement } from "./closest.js";
 export * from "./activity.js";
+export { markListeners, LISTENER_MARK_EVENT, type CdpSend } from "./listener-marks.js";
 export { markHiddenInMarkdown, hiddenElementIds, followsHiddenText, HIDDEN_NOTICE, HIDDEN_OPEN, HIDDEN_CLOSE } from "./provenance.js";
 export { replayable, replayEntry } from "./replay.js";
 export { assessAction, isSecretField, isSecretTarget, maskSecret, sameSite, SENSITIVE_WORDS, type RiskTier, type RiskContext, type RiskAssessment } from "./risk.js";

@@ -32,6 +32,34 @@ export function readLooks(reg: WeakSet<object> | null, win: Window): boolean {
   return reg.has(win) || reg.has(doc) || (doc.documentElement !== null && reg.has(doc.documentElement)) || (doc.body !== null && reg.has(doc.body));
 }
 
+/** The event a CDP client sends a node with a click listener (shared/src/agent/listener-marks.ts). */
+export const LISTENER_MARK_EVENT = "sightline:listener";
+const RECEIVER = "__sightlineMarkReceiver__";
+
+/**
+ * Listener records from a debugger instead of the init script: starts a fresh registry in this
+ * world and fills it from `sightline:listener` events, which a CDP client dispatches from the
+ * page's world on every node DOMDebugger.getEventListeners names (DOM events cross worlds; the
+ * init script's WeakSet would not). Call before the marks are sent, then collect().
+ */
+export function receiveListenerMarks(win: Window = window): void {
+  const g = win as unknown as Record<string, unknown>;
+  const own = Object.getOwnPropertyDescriptor(g, LISTENER_REGISTRY);
+  if (own && !own.writable && !own.configurable) return; // the init script records in this world already
+  Object.defineProperty(g, LISTENER_REGISTRY, { value: new WeakSet<object>(), enumerable: false, configurable: true, writable: true });
+  if (g[RECEIVER]) return;
+  Object.defineProperty(g, RECEIVER, { value: true, enumerable: false });
+  win.document.addEventListener(
+    LISTENER_MARK_EVENT,
+    (e) => {
+      const reg = listenerRegistry(win);
+      const target = (e as CustomEvent).detail === "window" ? win : e.composedPath()[0];
+      if (reg && target) reg.add(target);
+    },
+    true,
+  );
+}
+
 /** A recorded element this large (share of the viewport) is an app root delegating for its content. */
 export const ROOT_SHARE = 0.5;
 
