@@ -68,8 +68,9 @@ describe("role mapping", () => {
   });
 
   it("a pointer cursor inherited from a clickable parent does not promote the child", () => {
-    const parent = raw("a", { id: 500, attributes: { href: "/p" }, styles: { cursor: "pointer" }, text: "Product" });
-    // (A smaller box than the link's: a same-box child would be merged into it, see merge.ts.)
+    const parent = raw("a", { id: 500, attributes: { href: "/p" }, styles: { cursor: "pointer" }, text: "Product details" });
+    // (A smaller box than the link's, with words the link does not have as a whole: a part
+    // saying only what its control says would be merged into it, see merge.ts.)
     const child = raw("span", { id: 501, parent_id: 500, width: 30, styles: { cursor: "pointer" }, text: "Product" });
     const r = refineSnapshot(request([parent, child]));
     const span = r.elements.find((e) => e.id === 501)!;
