@@ -119,3 +119,23 @@ describe("read() keeps the story and drops what the live page overlays or surrou
     expect(words(text.content)).toBe(words(md.content.replace(/^\d+\.\s/gm, "").replace(/The tidal mill at low water/, "")));
   });
 });
+
+describe("read() keeps a listing's items and names the page, not the site", () => {
+  it("category page whose items are columns of links: every item is kept", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/category.html"));
+    const r = await readIn(fx.page, { format: "text" });
+    // Each column is a small block of links (what a menu looks like too); together they are the page.
+    for (const bird of ["Atlantic puffin", "Tufted puffin", "Kittiwake", "Fea's petrel", "Manx shearwater", "Black tern", "Chilean skua", "Blue-footed booby", "Flightless cormorant"]) {
+      expect(r.content, bird).toContain(bird);
+    }
+    expect(r.content).toContain("come ashore to breed");
+    for (const junk of ["Coasts", "Privacy", "Contact us"]) expect(r.content, junk).not.toContain(junk);
+  });
+
+  it("an <h1> that is the site's name in the banner is not the title", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/site-h1.html"));
+    const r = await readIn(fx.page);
+    expect(r.title).toBe("Why the tides turn twice a day");
+    expect(r.content).toContain("fifty minutes later");
+  });
+});
