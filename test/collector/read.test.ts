@@ -139,3 +139,15 @@ describe("read() keeps a listing's items and names the page, not the site", () =
     expect(r.content).toContain("fifty minutes later");
   });
 });
+
+describe("read() tells sticky chrome from sticky content", () => {
+  it("API reference: the sticky example panel is content, the sticky top bar is not", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/api.html"));
+    const r = await readIn(fx.page);
+    expect(r.page_type).toBe("documentation");
+    expect(r.content).toContain("in the smallest currency unit");
+    expect(r.content).toContain("```shell\ncurl https://api.tollgate.example/v1/refunds \\\n  -u tg_test_key: \\");
+    expect(r.content).toContain('"status": "succeeded"');
+    for (const junk of ["Changelog", "Guides", "Support"]) expect(r.content, junk).not.toContain(junk);
+  });
+});

@@ -73,16 +73,45 @@ const LINK_LISTS_MAX_TOTAL = 0.33;
 export function boilerplateLinkLists(root: Element): Element[] {
   const total = textLen(root);
   if (!total) return [];
+  const [first, last] = proseBounds(root);
   const out: Element[] = [];
   let sum = 0;
   for (const el of Array.from(root.querySelectorAll("ul, ol, div, section, p, table, nav"))) {
     if (out.length && out[out.length - 1]!.contains(el)) continue;
     const len = textLen(el);
     if (len > total * LINK_LIST_MAX_SHARE || !isLinkList(el)) continue;
+    // Between the first and the last paragraph of prose, a list of links is part of the text
+    // (a documentation page's list of types, a tabbed install command's package managers);
+    // menus, breadcrumbs, tag clouds and "related" lists stand before or after it.
+    if (first && last && follows(el, first) && follows(last, el)) continue;
     out.push(el);
     sum += len;
   }
   return sum > total * LINK_LISTS_MAX_TOTAL ? [] : out;
+}
+
+/** A block of running text: a paragraph, quote or code block of some length, not mostly links. */
+function isProse(el: Element): boolean {
+  const len = textLen(el);
+  return len >= 80 && linkTextLen(el) < len * 0.5;
+}
+
+/** The first and the last prose block inside `root`. */
+function proseBounds(root: Element): [Element | null, Element | null] {
+  let first: Element | null = null;
+  let last: Element | null = null;
+  for (const el of Array.from(root.querySelectorAll("p, pre, blockquote"))) {
+    if (!isProse(el)) continue;
+    first ??= el;
+    last = el;
+  }
+  return [first, last];
+}
+
+/** `b` comes after `a` in the document and is not inside it (nor `a` inside `b`). */
+function follows(b: Element, a: Element): boolean {
+  const pos = a.compareDocumentPosition(b);
+  return (pos & 4) !== 0 && (pos & (8 | 16)) === 0;
 }
 
 function isBoilerplate(el: Element, inArticle: boolean): boolean {
