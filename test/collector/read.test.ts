@@ -151,3 +151,13 @@ describe("read() tells sticky chrome from sticky content", () => {
     for (const junk of ["Changelog", "Guides", "Support"]) expect(r.content, junk).not.toContain(junk);
   });
 });
+
+describe("read() keeps a list of links that is part of the text", () => {
+  it("a list of links between paragraphs stays; the list of other guides after the text goes", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/guide.html"));
+    const r = await readIn(fx.page, { format: "text" });
+    for (const t of ["Strings", "Hashes", "Lists", "Sorted sets"]) expect(r.content, t).toMatch(new RegExp(`^${t}$`, "m"));
+    expect(r.content).toContain("start with a hash");
+    for (const junk of ["More guides", "Expiring keys", "Scaling out", "Download"]) expect(r.content, junk).not.toContain(junk);
+  });
+});
