@@ -5,6 +5,9 @@
 import { boilerplateLinkLists } from "./main-content.js";
 
 const HEADING = /^h[1-6]$/;
+/** A list's own heading ("Related posts", "Tags"): a section heading, short. */
+const LIST_HEADING = /^h[2-6]$/;
+const LIST_HEADING_MAX_CHARS = 80;
 
 /** Is `el` followed by nothing but other headings (or nothing) inside its parent? */
 function orphanHeading(el: Element): boolean {
@@ -20,7 +23,9 @@ export function prune(root: Element, keepLinkLists: boolean): void {
     for (const el of boilerplateLinkLists(root)) {
       const prev = el.previousElementSibling;
       el.remove();
-      if (prev && HEADING.test(prev.localName) && orphanHeading(prev)) prev.remove();
+      // Not an <h1> nor a long heading: that is the page's own title (a thread's post title
+      // followed by its link card), which stays when the card goes.
+      if (prev && LIST_HEADING.test(prev.localName) && (prev.textContent ?? "").trim().length <= LIST_HEADING_MAX_CHARS && orphanHeading(prev)) prev.remove();
     }
   }
   for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6"))) {
