@@ -8,6 +8,12 @@
 // this copy. The live and copied trees have the same shape, so they are walked in lockstep.
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head"]);
+/**
+ * Text no page shows (scripts, style sheets, templates): out of the cleaned copy, so that it
+ * does not count in the shares the candidates are measured by (a store's inline scripts made
+ * its product grid look like a small part of the page). JSON-LD stays: it says the page type.
+ */
+const UNSHOWN = new Set(["script", "style", "template"]);
 const TABLE_PARTS = new Set(["td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption"]);
 
 export interface CleanStats {
@@ -84,6 +90,8 @@ export function cleanCopy(live: Element, copy: Element, view: Window, layout: bo
         }
         if (drop) c.removeChild(cc);
         else walk(le, cc);
+      } else if (layout && UNSHOWN.has(tag) && !(tag === "script" && /ld\+json/i.test(le.getAttribute("type") ?? ""))) {
+        c.removeChild(cc);
       }
       cc = next;
     }
