@@ -132,6 +132,18 @@ describe("read() keeps a listing's items and names the page, not the site", () =
     for (const junk of ["Coasts", "Privacy", "Contact us"]) expect(r.content, junk).not.toContain(junk);
   });
 
+  it("store page with large inline scripts: script text does not make the product grid look small", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/store.html"));
+    const r = await readIn(fx.page, { format: "text" });
+    for (const book of ["The Lighthouse Keeper's Cat", "Night of the Storm Petrels", "A Whale Called Wednesday", "The Kelp Forest Mystery"]) {
+      expect(r.content, book).toContain(book);
+    }
+    expect(r.content).not.toContain("__STATE__");
+    for (const junk of ["Gifts", "Returns"]) expect(r.content, junk).not.toContain(junk);
+    // The main-content candidate keeps the grid too (it is what decides when Readability keeps little).
+    expect(r.stats?.main_content_chars).toBeGreaterThan(700);
+  });
+
   it("an <h1> that is the site's name in the banner is not the title", async () => {
     await fx.page.goto(fx.server.url("/collector/read/site-h1.html"));
     const r = await readIn(fx.page);
