@@ -74,7 +74,8 @@ const AROUND_TEXT_MAX_SHARE = 0.5;
  * types, the package managers of an install command; a "more stories" box set into an article
  * is not; menus, breadcrumbs, tag clouds and "related" lists stand before or after the text).
  * - Around running text (prose holds half the content or more: an article, a post), such a
- *   block goes whatever its share, up to half the content ("More from UK" under a short story).
+ *   block goes whatever its share, up to half the content (a "more from this section" list
+ *   under a short story).
  * - Otherwise each must be under 15% of the text, and when together they hold more than a third
  *   of it the links are the content (an undeclared listing, a link directory, a category page's
  *   columns): none is returned. All or none: taking them in document order up to a cap took the
