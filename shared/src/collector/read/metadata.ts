@@ -47,12 +47,13 @@ export function headline(doc: Document, regionOf: () => Element | null): string 
   const low = text.toLowerCase();
   const titles = [squash(doc.title).toLowerCase(), meta(doc, 'meta[property="og:title" i]').toLowerCase()];
   if (!titles.some((t) => t.includes(low))) return "";
-  // An <h1> found in the title's last part, after a separator and shorter than what comes before
-  // it, is the site's name in a banner ("A brief intro to git • Jane Doe" with <h1>Jane Doe</h1>,
-  // "… - Example.com" with <h1>Example</h1>).
+  // An <h1> that is, or begins, the title's last part after a separator, shorter than what
+  // comes before it, is the site's name in a banner ("A brief intro to git • Jane Doe" with
+  // <h1>Jane Doe</h1>; "… - Example.com" or "… / Example Forums" with <h1>Example</h1>).
   for (const t of titles) {
     const parts = t.split(SEPARATOR).map((p) => p.trim()).filter(Boolean);
-    if (parts.length > 1 && parts[parts.length - 1]!.includes(low) && parts.slice(0, -1).join(" ").length > low.length) return "";
+    const site = parts[parts.length - 1]!;
+    if (parts.length > 1 && (site === low || site.startsWith(`${low}.`) || site.startsWith(`${low} `)) && parts.slice(0, -1).join(" ").length > low.length) return "";
   }
   return text;
 }
