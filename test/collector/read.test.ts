@@ -172,12 +172,4 @@ describe("read() keeps a list of links that is part of the text", () => {
     expect(r.content).toContain("start with a hash");
     for (const junk of ["More guides", "Expiring keys", "Scaling out", "Download"]) expect(r.content, junk).not.toContain(junk);
   });
-
-  it("a box of headline links set into a story goes; the story's paragraphs on both sides stay", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/story.html"));
-    const r = await readIn(fx.page, { format: "text" });
-    expect(r.content).toContain("four crossings a day instead of six");
-    expect(r.content).toContain("refunded in full");
-    for (const junk of ["School bus route", "New bird hide", "Pier theatre"]) expect(r.content, junk).not.toContain(junk);
-  });
 });
