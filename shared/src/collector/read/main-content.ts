@@ -62,49 +62,32 @@ export function isLinkList(el: Element): boolean {
 const LINK_LIST_MAX_SHARE = 0.15;
 /** …and they go only when together they hold at most this share of it. */
 const LINK_LISTS_MAX_TOTAL = 0.33;
-/** Content whose prose holds this share of its text is running text (an article, a post)… */
-const RUNNING_TEXT_SHARE = 0.5;
-/** …and a list of links before or after that text goes up to this share of it. */
-const AROUND_TEXT_MAX_SHARE = 0.5;
 
 /**
  * The link lists inside `root` that are boilerplate: the outermost blocks that are mostly links
- * (isLinkList), not between the first and the last paragraph of prose unless their links are
- * headlines (there a list of short links is part of the text: a documentation page's list of
- * types, the package managers of an install command; a "more stories" box set into an article
- * is not; menus, breadcrumbs, tag clouds and "related" lists stand before or after the text).
- * - Around running text (prose holds half the content or more: an article, a post), such a
- *   block goes whatever its share, up to half the content (a "more from this section" list
- *   under a short story).
- * - Otherwise each must be under 15% of the text, and when together they hold more than a third
- *   of it the links are the content (an undeclared listing, a link directory, a category page's
- *   columns): none is returned. All or none: taking them in document order up to a cap took the
- *   first third of a listing's items.
+ * (isLinkList), each under 15% of the text. When together they hold more than a third of the
+ * text, the links are the content (an undeclared listing, a link directory, a category page's
+ * columns): none is returned. All or none: taking them in document order up to a cap took the
+ * first third of a listing's items.
  */
 export function boilerplateLinkLists(root: Element): Element[] {
   const total = textLen(root);
   if (!total) return [];
-  const { first, last, chars } = prose(root);
-  const running = chars >= total * RUNNING_TEXT_SHARE;
-  const maxShare = running ? AROUND_TEXT_MAX_SHARE : LINK_LIST_MAX_SHARE;
+  const [first, last] = proseBounds(root);
   const out: Element[] = [];
   let sum = 0;
   for (const el of Array.from(root.querySelectorAll("ul, ol, div, section, p, table, nav"))) {
     if (out.length && out[out.length - 1]!.contains(el)) continue;
     const len = textLen(el);
-    if (len > total * maxShare || !isLinkList(el)) continue;
-    if (first && last && follows(el, first) && follows(last, el) && !headlineLinks(el)) continue;
+    if (len > total * LINK_LIST_MAX_SHARE || !isLinkList(el)) continue;
+    // Between the first and the last paragraph of prose, a list of links is part of the text
+    // (a documentation page's list of types, a tabbed install command's package managers);
+    // menus, breadcrumbs, tag clouds and "related" lists stand before or after it.
+    if (first && last && follows(el, first) && follows(last, el)) continue;
     out.push(el);
     sum += len;
   }
-  return !running && sum > total * LINK_LISTS_MAX_TOTAL ? [] : out;
-}
-
-/** Links as long as headlines: a "more stories" box set into the text, not a list of names. */
-const HEADLINE_LINK_CHARS = 40;
-function headlineLinks(el: Element): boolean {
-  const links = el.getElementsByTagName("a").length;
-  return links > 0 && linkTextLen(el) / links > HEADLINE_LINK_CHARS;
+  return sum > total * LINK_LISTS_MAX_TOTAL ? [] : out;
 }
 
 /** A block of running text: a paragraph, quote or code block of some length, not mostly links. */
@@ -113,18 +96,16 @@ function isProse(el: Element): boolean {
   return len >= 80 && linkTextLen(el) < len * 0.5;
 }
 
-/** The first and the last prose block inside `root`, and the text all of them hold. */
-function prose(root: Element): { first: Element | null; last: Element | null; chars: number } {
+/** The first and the last prose block inside `root`. */
+function proseBounds(root: Element): [Element | null, Element | null] {
   let first: Element | null = null;
   let last: Element | null = null;
-  let chars = 0;
   for (const el of Array.from(root.querySelectorAll("p, pre, blockquote"))) {
-    if (last?.contains(el) || !isProse(el)) continue;
+    if (!isProse(el)) continue;
     first ??= el;
     last = el;
-    chars += textLen(el);
   }
-  return { first, last, chars };
+  return [first, last];
 }
 
 /** `b` comes after `a` in the document and is not inside it (nor `a` inside `b`). */
