@@ -173,3 +173,18 @@ describe("read() keeps a list of links that is part of the text", () => {
     for (const junk of ["More guides", "Expiring keys", "Scaling out", "Download"]) expect(r.content, junk).not.toContain(junk);
   });
 });
+
+describe("read() on a thread keeps the replies Readability leaves out", () => {
+  it("a long opening post and short replies: every reply is kept, the forum's chrome is not", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/thread.html"));
+    const r = await readIn(fx.page, { format: "text" });
+    expect(r.page_type).toBe("forum");
+    // Readability keeps the opening post, over a third of the thread but not most of it.
+    expect(r.extractor).toBe("main-content");
+    expect(r.content).toContain("the felt is only three years old");
+    for (const reply of ["felt adhesive", "the nails pull through", "two nail holes", "corrugated bitumen sheets"]) {
+      expect(r.content, reply).toContain(reply);
+    }
+    for (const junk of ["Vegetables", "Members", "Forum rules"]) expect(r.content, junk).not.toContain(junk);
+  });
+});
