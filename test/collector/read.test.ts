@@ -119,3 +119,72 @@ describe("read() keeps the story and drops what the live page overlays or surrou
     expect(words(text.content)).toBe(words(md.content.replace(/^\d+\.\s/gm, "").replace(/The tidal mill at low water/, "")));
   });
 });
+
+describe("read() keeps a listing's items and names the page, not the site", () => {
+  it("category page whose items are columns of links: every item is kept", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/category.html"));
+    const r = await readIn(fx.page, { format: "text" });
+    // Each column is a small block of links (what a menu looks like too); together they are the page.
+    for (const bird of ["Atlantic puffin", "Tufted puffin", "Kittiwake", "Fea's petrel", "Manx shearwater", "Black tern", "Chilean skua", "Blue-footed booby", "Flightless cormorant"]) {
+      expect(r.content, bird).toContain(bird);
+    }
+    expect(r.content).toContain("come ashore to breed");
+    for (const junk of ["Coasts", "Privacy", "Contact us"]) expect(r.content, junk).not.toContain(junk);
+  });
+
+  it("store page with large inline scripts: script text does not make the product grid look small", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/store.html"));
+    const r = await readIn(fx.page, { format: "text" });
+    for (const book of ["The Lighthouse Keeper's Cat", "Night of the Storm Petrels", "A Whale Called Wednesday", "The Kelp Forest Mystery"]) {
+      expect(r.content, book).toContain(book);
+    }
+    expect(r.content).not.toContain("__STATE__");
+    for (const junk of ["Gifts", "Returns"]) expect(r.content, junk).not.toContain(junk);
+    // The main-content candidate keeps the grid too (it is what decides when Readability keeps little).
+    expect(r.stats?.main_content_chars).toBeGreaterThan(700);
+  });
+
+  it("an <h1> that is the site's name in the banner is not the title", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/site-h1.html"));
+    const r = await readIn(fx.page);
+    expect(r.title).toBe("Why the tides turn twice a day");
+    expect(r.content).toContain("fifty minutes later");
+  });
+});
+
+describe("read() tells sticky chrome from sticky content", () => {
+  it("API reference: the sticky example panel is content, the sticky top bar is not", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/api.html"));
+    const r = await readIn(fx.page);
+    expect(r.page_type).toBe("documentation");
+    expect(r.content).toContain("in the smallest currency unit");
+    expect(r.content).toContain("```shell\ncurl https://api.tollgate.example/v1/refunds \\\n  -u tg_test_key: \\");
+    expect(r.content).toContain('"status": "succeeded"');
+    for (const junk of ["Changelog", "Guides", "Support"]) expect(r.content, junk).not.toContain(junk);
+  });
+});
+
+describe("read() keeps a list of links that is part of the text", () => {
+  it("a list of links between paragraphs stays; the list of other guides after the text goes", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/guide.html"));
+    const r = await readIn(fx.page, { format: "text" });
+    for (const t of ["Strings", "Hashes", "Lists", "Sorted sets"]) expect(r.content, t).toMatch(new RegExp(`^${t}$`, "m"));
+    expect(r.content).toContain("start with a hash");
+    for (const junk of ["More guides", "Expiring keys", "Scaling out", "Download"]) expect(r.content, junk).not.toContain(junk);
+  });
+});
+
+describe("read() on a thread keeps the replies Readability leaves out", () => {
+  it("a long opening post and short replies: every reply is kept, the forum's chrome is not", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/thread.html"));
+    const r = await readIn(fx.page, { format: "text" });
+    expect(r.page_type).toBe("forum");
+    // Readability keeps the opening post, over a third of the thread but not most of it.
+    expect(r.extractor).toBe("main-content");
+    expect(r.content).toContain("the felt is only three years old");
+    for (const reply of ["felt adhesive", "the nails pull through", "two nail holes", "corrugated bitumen sheets"]) {
+      expect(r.content, reply).toContain(reply);
+    }
+    for (const junk of ["Vegetables", "Members", "Forum rules"]) expect(r.content, junk).not.toContain(junk);
+  });
+});

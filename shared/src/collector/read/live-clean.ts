@@ -1,12 +1,19 @@
 // A copy of the document without what the live page shows is not content: what it does not
 // render (display:none from style sheets: collapsed menus, templates of widgets), what sits on
-// top of the page (fixed or sticky bars: cookie banners, sticky headers, chat buttons, unless
-// they hold most of the text, as in app shells), modal dialogs, and text only screen readers get
+// top of the page (fixed bars: cookie banners, chat buttons, unless they hold most of the text,
+// as in app shells; sticky headers, menus and share bars, not a sticky buy box or code panel),
+// modal dialogs, and text only screen readers get
 // (1-px clipped "sr-only" spans, skip links parked off-screen). HTML-only extractors guess these
 // from class names; the live page knows. Readability and the main-content extractor both run on
 // this copy. The live and copied trees have the same shape, so they are walked in lockstep.
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head"]);
+/**
+ * Text no page shows (scripts, style sheets, templates): out of the cleaned copy, so that it
+ * does not count in the shares the candidates are measured by (a store's inline scripts made
+ * its product grid look like a small part of the page). JSON-LD stays: it says the page type.
+ */
+const UNSHOWN = new Set(["script", "style", "template"]);
 const TABLE_PARTS = new Set(["td", "th", "tr", "thead", "tbody", "tfoot", "table", "caption"]);
 
 export interface CleanStats {
@@ -20,6 +27,24 @@ export interface CleanStats {
 
 function textLength(el: Element): number {
   return (el.textContent ?? "").length;
+}
+
+/** Off-screen text longer than this is content parked by a script (carousel slides), not a skip link. */
+const OFFSCREEN_MAX_CHARS = 200;
+
+/**
+ * A sticky element stays in the flow of the page: a sticky header, menu, table of contents or
+ * share bar is chrome (a landmark, or mostly links, or next to no text), while a sticky buy box,
+ * code panel or section heading is content and stays.
+ */
+function stickyChrome(el: Element): boolean {
+  if (/^(?:header|nav|aside|footer)$/.test(el.localName)) return true;
+  if (/^(?:banner|navigation|complementary|contentinfo|toolbar|menubar)$/.test(el.getAttribute("role") ?? "")) return true;
+  const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+  if (text.length < 20) return true;
+  let links = 0;
+  for (const a of Array.from(el.getElementsByTagName("a"))) links += (a.textContent ?? "").replace(/\s+/g, " ").trim().length;
+  return links >= text.length * 0.5;
 }
 
 /**
@@ -43,7 +68,10 @@ export function cleanCopy(live: Element, copy: Element, view: Window, layout: bo
           stats.hidden++;
         } else if (layout) {
           const pos = cs.position;
-          if ((pos === "fixed" || pos === "sticky") && !TABLE_PARTS.has(tag) && textLength(le) < total * 0.25) {
+          if (pos === "fixed" && !TABLE_PARTS.has(tag) && textLength(le) < total * 0.25) {
+            drop = true;
+            stats.overlays++;
+          } else if (pos === "sticky" && !TABLE_PARTS.has(tag) && textLength(le) < total * 0.25 && stickyChrome(le)) {
             drop = true;
             stats.overlays++;
           } else if ((le.getAttribute("aria-modal") === "true" || /^(?:alert)?dialog$/.test(le.getAttribute("role") ?? "")) && textLength(le) < total * 0.25) {
@@ -52,7 +80,9 @@ export function cleanCopy(live: Element, copy: Element, view: Window, layout: bo
           } else if (pos === "absolute") {
             // sr-only (a clipped 1-px box) or parked off-screen (left:-9999px skip links).
             const r = le.getBoundingClientRect();
-            if ((r.width <= 1 && r.height <= 1 && (cs.overflow === "hidden" || cs.clip !== "auto" || cs.clipPath !== "none")) || r.right <= 0 || r.left >= vw + 2000) {
+            // A carousel's slides parked beside the viewport hold more text than a skip link: they stay.
+            const clipped = r.width <= 1 && r.height <= 1 && (cs.overflow === "hidden" || cs.clip !== "auto" || cs.clipPath !== "none");
+            if (clipped || ((r.right <= 0 || r.left >= vw + 2000) && textLength(le) < OFFSCREEN_MAX_CHARS)) {
               drop = true;
               stats.offscreen++;
             }
@@ -60,6 +90,8 @@ export function cleanCopy(live: Element, copy: Element, view: Window, layout: bo
         }
         if (drop) c.removeChild(cc);
         else walk(le, cc);
+      } else if (layout && UNSHOWN.has(tag) && !(tag === "script" && /ld\+json/i.test(le.getAttribute("type") ?? ""))) {
+        c.removeChild(cc);
       }
       cc = next;
     }

@@ -58,12 +58,66 @@ export function isLinkList(el: Element): boolean {
   return linkTextLen(el) / len > 0.7;
 }
 
-/** `linkListMax`: link-dense blocks up to this many characters are dropped (0: none). */
-function isBoilerplate(el: Element, inArticle: boolean, linkListMax = 0): boolean {
+/** Link lists up to this share of the content each are boilerplate candidates… */
+const LINK_LIST_MAX_SHARE = 0.15;
+/** …and they go only when together they hold at most this share of it. */
+const LINK_LISTS_MAX_TOTAL = 0.33;
+
+/**
+ * The link lists inside `root` that are boilerplate: the outermost blocks that are mostly links
+ * (isLinkList), each under 15% of the text. When together they hold more than a third of the
+ * text, the links are the content (an undeclared listing, a link directory, a category page's
+ * columns): none is returned. All or none: taking them in document order up to a cap took the
+ * first third of a listing's items.
+ */
+export function boilerplateLinkLists(root: Element): Element[] {
+  const total = textLen(root);
+  if (!total) return [];
+  const [first, last] = proseBounds(root);
+  const out: Element[] = [];
+  let sum = 0;
+  for (const el of Array.from(root.querySelectorAll("ul, ol, div, section, p, table, nav"))) {
+    if (out.length && out[out.length - 1]!.contains(el)) continue;
+    const len = textLen(el);
+    if (len > total * LINK_LIST_MAX_SHARE || !isLinkList(el)) continue;
+    // Between the first and the last paragraph of prose, a list of links is part of the text
+    // (a documentation page's list of types, a tabbed install command's package managers);
+    // menus, breadcrumbs, tag clouds and "related" lists stand before or after it.
+    if (first && last && follows(el, first) && follows(last, el)) continue;
+    out.push(el);
+    sum += len;
+  }
+  return sum > total * LINK_LISTS_MAX_TOTAL ? [] : out;
+}
+
+/** A block of running text: a paragraph, quote or code block of some length, not mostly links. */
+function isProse(el: Element): boolean {
+  const len = textLen(el);
+  return len >= 80 && linkTextLen(el) < len * 0.5;
+}
+
+/** The first and the last prose block inside `root`. */
+function proseBounds(root: Element): [Element | null, Element | null] {
+  let first: Element | null = null;
+  let last: Element | null = null;
+  for (const el of Array.from(root.querySelectorAll("p, pre, blockquote"))) {
+    if (!isProse(el)) continue;
+    first ??= el;
+    last = el;
+  }
+  return [first, last];
+}
+
+/** `b` comes after `a` in the document and is not inside it (nor `a` inside `b`). */
+function follows(b: Element, a: Element): boolean {
+  const pos = a.compareDocumentPosition(b);
+  return (pos & 4) !== 0 && (pos & (8 | 16)) === 0;
+}
+
+function isBoilerplate(el: Element, inArticle: boolean): boolean {
   const tag = el.localName;
   if (DROP_TAGS.has(tag)) return true;
   if (isInputForm(el)) return true;
-  if (linkListMax > 0 && textLen(el) <= linkListMax && isLinkList(el)) return true;
   if ((tag === "header" || tag === "footer") && !inArticle) return true;
   if (el.hasAttribute("hidden") || el.getAttribute("aria-hidden") === "true") return true;
   const role = el.getAttribute("role");
@@ -84,8 +138,7 @@ function isBoilerplate(el: Element, inArticle: boolean, linkListMax = 0): boolea
  */
 export function mainContent(doc: Document, dropLinkLists = false, region: Element | null = mainRegion(doc)): Element | null {
   if (!region) return null;
-  // A link-dense block holding a large share of the region is its content (an undeclared listing).
-  const linkListMax = dropLinkLists ? textLen(region) * 0.15 : 0;
+  const linkLists = new Set(dropLinkLists ? boilerplateLinkLists(region) : []);
   const view = doc.defaultView;
   const copy = (src: Element, inArticle: boolean): Element => {
     const out = src.cloneNode(false) as Element;
@@ -93,7 +146,7 @@ export function mainContent(doc: Document, dropLinkLists = false, region: Elemen
       if (c.nodeType === 3) out.appendChild(c.cloneNode(false));
       else if (c.nodeType === 1) {
         const el = c as Element;
-        if (isBoilerplate(el, inArticle, linkListMax)) continue;
+        if (linkLists.has(el) || isBoilerplate(el, inArticle)) continue;
         if (view) {
           const cs = view.getComputedStyle(el);
           if (cs.display === "none" || cs.visibility === "hidden") continue;

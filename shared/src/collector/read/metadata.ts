@@ -22,6 +22,8 @@ export function metaTitle(doc: Document): string {
 
 const WORDS = /[\p{L}\p{N}]+/gu;
 const words = (s: string): string[] => s.toLowerCase().match(WORDS) ?? [];
+/** Separators between a title's parts: the page's name and the site's. */
+const SEPARATOR = /\s+[|\-\u2013\u2014\u00b7\u2022/\u00bb>~]\s+|\s*[|\u2013\u2014\u00b7\u2022\u00bb]\s*/;
 
 /**
  * The page's headline: its rendered <h1> (the first one inside `region` when there are several),
@@ -43,6 +45,15 @@ export function headline(doc: Document, regionOf: () => Element | null): string 
   // plus the site's name), or og:title is the headline. A looser match (most words shared)
   // traded the Readability test pages' titles for WCXB's (bench/results/read-quality.json).
   const low = text.toLowerCase();
-  const og = meta(doc, 'meta[property="og:title" i]').toLowerCase();
-  return squash(doc.title).toLowerCase().includes(low) || og.includes(low) ? text : "";
+  const titles = [squash(doc.title).toLowerCase(), meta(doc, 'meta[property="og:title" i]').toLowerCase()];
+  if (!titles.some((t) => t.includes(low))) return "";
+  // An <h1> that is, or begins, the title's last part after a separator, shorter than what
+  // comes before it, is the site's name in a banner ("A brief intro to git • Jane Doe" with
+  // <h1>Jane Doe</h1>; "… - Example.com" or "… / Example Forums" with <h1>Example</h1>).
+  for (const t of titles) {
+    const parts = t.split(SEPARATOR).map((p) => p.trim()).filter(Boolean);
+    const site = parts[parts.length - 1]!;
+    if (parts.length > 1 && (site === low || site.startsWith(`${low}.`) || site.startsWith(`${low} `)) && parts.slice(0, -1).join(" ").length > low.length) return "";
+  }
+  return text;
 }

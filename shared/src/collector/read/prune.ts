@@ -2,9 +2,12 @@
 // mostly links ("related" and "customers also bought" lists, tag clouds, pagination, share
 // bars; Readability keeps lists of links) and the headings they leave orphaned. Listings keep
 // theirs: their items are links.
-import { isLinkList } from "./main-content.js";
+import { boilerplateLinkLists } from "./main-content.js";
 
 const HEADING = /^h[1-6]$/;
+/** A list's own heading ("Related posts", "Tags"): a section heading, short. */
+const LIST_HEADING = /^h[2-6]$/;
+const LIST_HEADING_MAX_CHARS = 80;
 
 /** Is `el` followed by nothing but other headings (or nothing) inside its parent? */
 function orphanHeading(el: Element): boolean {
@@ -17,22 +20,12 @@ function orphanHeading(el: Element): boolean {
 
 export function prune(root: Element, keepLinkLists: boolean): void {
   if (!keepLinkLists) {
-    // A block holding a large share of the content is the content (an undeclared listing, a
-    // link directory), not boilerplate: only small link lists go, a third of the text at most.
-    const total = (root.textContent ?? "").length;
-    let removed = 0;
-    const lists = Array.from(root.querySelectorAll("ul, ol, div, section, p, table, nav"));
-    for (const el of lists) {
-      // An outer block already removed took its descendants with it.
-      if (!root.contains(el)) continue;
-      const len = (el.textContent ?? "").length;
-      if (len > total * 0.15 || removed + len > total * 0.33) continue;
-      if (isLinkList(el)) {
-        removed += len;
-        const prev = el.previousElementSibling;
-        el.remove();
-        if (prev && HEADING.test(prev.localName) && orphanHeading(prev)) prev.remove();
-      }
+    for (const el of boilerplateLinkLists(root)) {
+      const prev = el.previousElementSibling;
+      el.remove();
+      // Not an <h1> nor a long heading: that is the page's own title (a thread's post title
+      // followed by its link card), which stays when the card goes.
+      if (prev && LIST_HEADING.test(prev.localName) && (prev.textContent ?? "").trim().length <= LIST_HEADING_MAX_CHARS && orphanHeading(prev)) prev.remove();
     }
   }
   for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6"))) {

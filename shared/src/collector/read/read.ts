@@ -16,6 +16,13 @@ import { toText } from "./to-text.js";
 const MIN_SHARE = 0.35;
 /** …and at least this many characters. */
 const MIN_CHARS = 250;
+/**
+ * Pages whose content is spread over many blocks ask more of Readability's share. On a thread it
+ * tends to keep the opening post or the longest one: the main-content candidate (every post) is
+ * kept unless Readability holds most of its text. On a product page it keeps the description
+ * and leaves the price, options and specifications.
+ */
+const SPREAD_MIN_SHARE: Partial<Record<PageType, number>> = { forum: 0.7, product: 0.55 };
 
 /** The page says it is an article (Open Graph type, schema.org type, or an <article>). */
 function articleLike(doc: Document): boolean {
@@ -113,7 +120,8 @@ function compareCandidates(doc: Document, strip: boolean): Choice {
   const fLen = plainLength(fallback);
   let extractor: ReadResult["extractor"] = node ? "readability" : "none";
   const article = pageType === "article" || pageType === "documentation" || articleLike(doc);
-  if (!node || rLen < MIN_CHARS || (rLen < fLen * MIN_SHARE && !article)) {
+  const share = SPREAD_MIN_SHARE[pageType] ?? MIN_SHARE;
+  if (!node || rLen < MIN_CHARS || (rLen < fLen * share && !article)) {
     if (fallback && fLen > rLen) {
       node = fallback;
       extractor = "main-content";
