@@ -26,16 +26,10 @@ if (!opt.data) {
 const files = opt.data.split(",").filter(Boolean);
 const heldSource = basename(files[0], ".jsonl");
 const run = startRun("rank-lofo", { title: "Goal reranker, leave-one-family-out on the generated set" });
-const { ALL_FEATURES, evaluate, loadCases, pool, train } = await import(`${root}shared/rank-training/model.mjs`);
-// The committed model names its features; the engine may compute more since (a feature it was
-// not trained with weighs nothing), so its vectors are laid out on today's feature list.
-const saved = JSON.parse(readFileSync(`${root}shared/src/rank/model.json`, "utf8"));
-const at = ALL_FEATURES.map((f) => saved.features.indexOf(f));
-const committed = {
-  weights: at.map((i) => (i >= 0 ? saved.weights[i] : 0)),
-  mean: at.map((i) => (i >= 0 ? saved.mean[i] : 0)),
-  scale: at.map((i) => (i >= 0 ? saved.scale[i] : 1)),
-};
+const { evaluate, loadCases, pool, train } = await import(`${root}shared/rank-training/model.mjs`);
+const { createLinearReranker } = await import(`${root}shared/dist/rank/index.js`);
+// The committed model as the server loads it (its named features laid on today's list).
+const committed = createLinearReranker(JSON.parse(readFileSync(`${root}shared/src/rank/model.json`, "utf8")));
 
 const started = Date.now();
 const { cases, coverage } = loadCases(files);

@@ -42,6 +42,7 @@ const run = startRun("rank-targets", { title: "Goal ranking on generated pages o
 const { refineSnapshot } = await import(`${root}shared/dist/refine/index.js`);
 const { createLinearReranker } = await import(`${root}shared/dist/rank/index.js`);
 const { LISTENER_INIT_SCRIPT } = await import(`${root}shared/dist/playwright/listeners.js`);
+const { iou } = await import(`${root}shared/rank-training/model.mjs`);
 const bundle = readFileSync(`${root}shared/dist/collector.js`, "utf8");
 const model = createLinearReranker(JSON.parse(readFileSync(`${root}shared/src/rank/model.json`, "utf8")));
 let base = null;
@@ -62,13 +63,6 @@ const server = createServer((req, res) => {
 await new Promise((r) => server.listen(0, "127.0.0.1", r));
 const origin = `http://127.0.0.1:${server.address().port}`;
 
-function iou(a, b) {
-  const x1 = Math.max(a.x, b.x), y1 = Math.max(a.y, b.y);
-  const x2 = Math.min(a.x + a.width, b.x + b.width), y2 = Math.min(a.y + a.height, b.y + b.height);
-  const i = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
-  const u = a.width * a.height + b.width * b.height - i;
-  return u > 0 ? i / u : 0;
-}
 /** 1-based rank of the gold among the returned elements (best IoU ≥ 0.5), 0 when absent. */
 function rankOf(elements, gold) {
   let best = 0, at = 0;

@@ -21,7 +21,8 @@ export const DEFAULTS = { lambda: 0.05, iters: 120, balance: "task", scaleFloor:
 const F = ALL_FEATURES.length;
 const H = ALL_FEATURES.indexOf("heuristic_score");
 
-function iou(a, b) {
+/** Intersection over union of two boxes: how the gold element is found among the candidates. */
+export function iou(a, b) {
   const x1 = Math.max(a.x, b.x), y1 = Math.max(a.y, b.y);
   const x2 = Math.min(a.x + a.width, b.x + b.width), y2 = Math.min(a.y + a.height, b.y + b.height);
   const i = Math.max(0, x2 - x1) * Math.max(0, y2 - y1);
@@ -154,12 +155,22 @@ export function rankOf(scores, gold) {
   for (let i = 0; i < scores.length; i++) if (scores[i] > scores[gold] || (scores[i] === scores[gold] && i < gold)) r++;
   return r;
 }
+/**
+ * A model's score of each candidate row: a trained model ({ weights, mean, scale } over
+ * ALL_FEATURES, as train() returns it) or a Reranker (createLinearReranker of a saved model
+ * file, which lays its named features on today's list itself).
+ */
+function scoresOf(model, rows) {
+  if (typeof model.score === "function") return Array.from(model.score(rows));
+  return rows.map((r) => r.reduce((s, x, j) => s + (model.weights[j] * (x - model.mean[j])) / model.scale[j], 0));
+}
+
 export function evaluate(model, cs) {
   let h1 = 0, m1 = 0, h3 = 0, m3 = 0, mrrH = 0, mrrM = 0;
   for (const c of cs) {
     // Heuristic order = candidate order sorted by heuristic_score (ties by input order, as in rankByGoal up to importance).
     const hs = c.rows.map((r) => r[H] + 1e-9 * r[ALL_FEATURES.indexOf("heuristic_rank_recip")]);
-    const ms = c.rows.map((r) => r.reduce((s, x, j) => s + (model.weights[j] * (x - model.mean[j])) / model.scale[j], 0));
+    const ms = scoresOf(model, c.rows);
     const rh = rankOf(hs, c.gold), rm = rankOf(ms, c.gold);
     h1 += rh === 1; m1 += rm === 1; h3 += rh <= 3; m3 += rm <= 3; mrrH += 1 / rh; mrrM += 1 / rm;
   }
@@ -182,7 +193,7 @@ export const fmt = (r) => `n=${String(r.n).padStart(4)}  Hit@1 ${r.heuristic_hit
 /** Prints a model's held-out misses: goal, gold, the top 3 and the features that put them there. */
 export function showMisses(model, cs) {
   for (const c of cs) {
-    const ms = c.rows.map((r) => r.reduce((s, x, j) => s + (model.weights[j] * (x - model.mean[j])) / model.scale[j], 0));
+    const ms = scoresOf(model, c.rows);
     const order = [...ms.keys()].sort((a, b) => ms[b] - ms[a]);
     const hs = c.rows.map((r) => r[H]);
     const rh = rankOf(hs, c.gold);
