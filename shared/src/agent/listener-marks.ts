@@ -10,10 +10,12 @@
 /** Sends one CDP command and resolves with its result. */
 export type CdpSend = (method: string, params?: Record<string, unknown>) => Promise<unknown>;
 
-/** The event the collector's receiver listens for (kept in step with collector/listeners.ts). */
+/** The event the collector's receiver (collector/listeners.ts) listens for. */
 export const LISTENER_MARK_EVENT = "sightline:listener";
 
-const CLICKY = new Set(["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend", "dblclick", "auxclick"]);
+/** Event types that make an element a click target: both record paths (this one and the init script) use them. */
+export const CLICK_LIKE_EVENTS = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend", "dblclick", "auxclick"] as const;
+const CLICKY = new Set<string>(CLICK_LIKE_EVENTS);
 const GROUP = "sightline-listener-marks";
 /** A page with more listener nodes than this is marked up to it (each node is one CDP round trip). */
 export const MAX_MARKED = 1500;

@@ -10,6 +10,7 @@
 //    of a page), what the page looks like: visually distinct leaf boxes (solid-coloured swatches,
 //    icon images drawn as backgrounds, bordered tiles among look-alikes, SVG shapes) become
 //    low-priority candidates, with a name hint from their colour and shape.
+import { LISTENER_MARK_EVENT } from "../agent/listener-marks.js";
 import { describeColor } from "../refine/colors.js";
 
 /** The global the init script fills (per frame). */
@@ -32,8 +33,6 @@ export function readLooks(reg: WeakSet<object> | null, win: Window): boolean {
   return reg.has(win) || reg.has(doc) || (doc.documentElement !== null && reg.has(doc.documentElement)) || (doc.body !== null && reg.has(doc.body));
 }
 
-/** The event a CDP client sends a node with a click listener (shared/src/agent/listener-marks.ts). */
-export const LISTENER_MARK_EVENT = "sightline:listener";
 const RECEIVER = "__sightlineMarkReceiver__";
 
 /**

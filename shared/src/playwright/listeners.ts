@@ -5,6 +5,7 @@
 // before. Headless Chromium (the server's renders) and SDK users add it; a page loaded without
 // it is read by its looks instead.
 import type { BrowserContext, Page } from "playwright-core";
+import { CLICK_LIKE_EVENTS } from "../agent/listener-marks.js";
 
 /** The script's source (kept as text: it runs in the page, and the server has no DOM types). */
 export const LISTENER_INIT_SCRIPT = `(() => {
@@ -12,7 +13,7 @@ export const LISTENER_INIT_SCRIPT = `(() => {
   if (g.__sightlineListeners__ || typeof EventTarget === "undefined") return;
   const seen = new WeakSet();
   Object.defineProperty(g, "__sightlineListeners__", { value: seen, enumerable: false, configurable: false, writable: false });
-  const CLICKY = new Set(["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend", "dblclick", "auxclick"]);
+  const CLICKY = new Set(${JSON.stringify(CLICK_LIKE_EVENTS)});
   const proto = EventTarget.prototype;
   const add = proto.addEventListener;
   const wrapped = {
