@@ -7,6 +7,8 @@
 // from class names; the live page knows. Readability and the main-content extractor both run on
 // this copy. The live and copied trees have the same shape, so they are walked in lockstep.
 
+import { linkTextLen, textLen } from "./main-content.js";
+
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head"]);
 /**
  * Text no page shows (scripts, style sheets, templates): out of the cleaned copy, so that it
@@ -40,11 +42,8 @@ const OFFSCREEN_MAX_CHARS = 200;
 function stickyChrome(el: Element): boolean {
   if (/^(?:header|nav|aside|footer)$/.test(el.localName)) return true;
   if (/^(?:banner|navigation|complementary|contentinfo|toolbar|menubar)$/.test(el.getAttribute("role") ?? "")) return true;
-  const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
-  if (text.length < 20) return true;
-  let links = 0;
-  for (const a of Array.from(el.getElementsByTagName("a"))) links += (a.textContent ?? "").replace(/\s+/g, " ").trim().length;
-  return links >= text.length * 0.5;
+  const text = textLen(el);
+  return text < 20 || linkTextLen(el) >= text * 0.5;
 }
 
 /**

@@ -9,11 +9,13 @@ const DROP_ROLES = new Set(["navigation", "banner", "contentinfo", "complementar
 const BOILERPLATE = /(?:^|[\s_-])(?:nav|navbar|navigation|menu|breadcrumbs?|footer|site-?header|masthead|sidebar|cookies?|consent|gdpr|social|share|sharing|newsletter|subscribe|popup|modal|advert|ads|advertisement|promo|skip-?link|related|recommended)(?:$|[\s_-])/i;
 const MAIN_SELECTORS = 'main, [role="main"], #main, #content, #main-content, .main-content, #primary, .post, .thread, article';
 
-function textLen(el: Element): number {
+/** Text length with whitespace runs counted as one. */
+export function textLen(el: Element): number {
   return (el.textContent ?? "").replace(/\s+/g, " ").length;
 }
 
-function linkTextLen(el: Element): number {
+/** The part of textLen that sits in links. */
+export function linkTextLen(el: Element): number {
   let n = 0;
   el.querySelectorAll("a").forEach((a) => (n += (a.textContent ?? "").replace(/\s+/g, " ").length));
   return n;
@@ -48,10 +50,9 @@ function isInputForm(el: Element): boolean {
  * A block that is mostly links and says little besides: a menu, a tag cloud, a "related"
  * list, pagination. Listings keep theirs (their items are links).
  */
-export function isLinkList(el: Element): boolean {
+function isLinkList(el: Element, len = textLen(el)): boolean {
   const tag = el.localName;
   if (tag !== "ul" && tag !== "ol" && tag !== "div" && tag !== "section" && tag !== "table" && tag !== "p" && tag !== "nav") return false;
-  const len = textLen(el);
   if (len === 0 || len > 3000) return false;
   const links = el.getElementsByTagName("a").length;
   if (links < 3) return false;
@@ -79,7 +80,7 @@ export function boilerplateLinkLists(root: Element): Element[] {
   for (const el of Array.from(root.querySelectorAll("ul, ol, div, section, p, table, nav"))) {
     if (out.length && out[out.length - 1]!.contains(el)) continue;
     const len = textLen(el);
-    if (len > total * LINK_LIST_MAX_SHARE || !isLinkList(el)) continue;
+    if (len > total * LINK_LIST_MAX_SHARE || !isLinkList(el, len)) continue;
     // Between the first and the last paragraph of prose, a list of links is part of the text
     // (a documentation page's list of types, a tabbed install command's package managers);
     // menus, breadcrumbs, tag clouds and "related" lists stand before or after it.
