@@ -8,23 +8,14 @@
 //
 // Needs the built collector bundle (npm run build) and playwright-core in test/ (the tool
 // resolves it from its working directory).
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
-import { startServer, type RunningServer } from "@sightline/server";
 import { startRun } from "../lib/results.mjs";
+import { besides, COLLECTOR, requireBesides, runTool, withServer } from "./corpus-tools.js";
 
-const root = fileURLToPath(new URL("../..", import.meta.url));
 const { values: opt } = parseArgs({ options: { limit: { type: "string", default: "50" } } });
-const tool = join(root, "../shared/tools/eval-rank.mjs");
-const corpora = ["miniwob-dev", "flight-aa"].map((name) => ({ name, dir: join(root, "../shared/corpora/rank", name) })).filter((c) => existsSync(join(c.dir, "cases.jsonl")));
-if (!existsSync(tool) || corpora.length === 0) {
-  console.error("rank-eval: the ranking corpora and tools beside the repository are missing (see docs/development.md); nothing measured");
-  process.exit(2);
-}
+const corpora = ["miniwob-dev", "flight-aa"].map((name) => ({ name, dir: besides(`corpora/rank/${name}`) }));
+requireBesides("rank-eval", besides("tools/eval-rank.mjs"), ...corpora.map((c) => join(c.dir, "cases.jsonl")));
 const run = startRun("rank-quality", { title: "Goal ranking through the service on the ranking corpora" });
 
 interface Summary {
@@ -35,53 +26,23 @@ interface Summary {
   gold_present: number;
   failures: number;
 }
+const evalRank = async (args: string[]) =>
+  (await runTool<{ summary: { overall: Summary } }>("eval-rank.mjs", [...args, "--limit", opt.limit!, "--concurrency", "2"])).summary.overall;
 
-/** Runs the tool once; resolves with its overall summary. */
-function evalRank(args: string[], out: string): Promise<Summary> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [tool, ...args, "--limit", opt.limit!, "--concurrency", "2", "--out", out], { cwd: join(root, "test"), stdio: ["ignore", "inherit", "inherit"] });
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`eval-rank exited ${code}`));
-      resolve((JSON.parse(readFileSync(out, "utf8")) as { summary: { overall: Summary } }).summary.overall);
-    });
-  });
-}
-
-async function boot(env: Record<string, string>): Promise<{ server: RunningServer; key: string; dir: string }> {
-  const dir = mkdtempSync(join(tmpdir(), "sightline-rank-eval-"));
-  const server = await startServer({ host: "127.0.0.1", port: 0, dataDir: dir, logLevel: "silent", rateLimitPerMinute: 0 }, env);
-  const { key } = await server.ledger.createAccount({ credits: 1_000_000 });
-  return { server, key, dir };
-}
-
-const work = mkdtempSync(join(tmpdir(), "sightline-rank-eval-out-"));
 const rows: unknown[][] = [];
-try {
-  for (const c of corpora) {
-    const results: Record<string, Summary> = {};
-    results.lexical = await evalRank(["--baseline", "lexical", "--corpus", c.dir], join(work, `${c.name}-lexical.json`));
-    for (const [side, env] of [
-      ["heuristic", { SIGHTLINE_ML_RERANK: "0" }],
-      ["reranker", { SIGHTLINE_ML_RERANK: "1" }],
-    ] as const) {
-      const b = await boot(env);
-      try {
-        results[side] = await evalRank(
-          ["--base-url", b.server.origin, "--api-key", b.key, "--collector", join(root, "shared/dist/collector.js"), "--corpus", c.dir],
-          join(work, `${c.name}-${side}.json`),
-        );
-      } finally {
-        await b.server.close();
-        rmSync(b.dir, { recursive: true, force: true });
-      }
-    }
-    for (const [side, s] of Object.entries(results)) {
-      rows.push([c.name, side, s.n, s.hit1, s.hit3, s.mrr, s.gold_present, s.failures]);
-      run.figure(`${c.name.replace(/\W/g, "_")}_${side}_hit1`, s.hit1);
-    }
+for (const c of corpora) {
+  const results: Record<string, Summary> = {};
+  results.lexical = await evalRank(["--baseline", "lexical", "--corpus", c.dir]);
+  for (const [side, env] of [
+    ["heuristic", { SIGHTLINE_ML_RERANK: "0" }],
+    ["reranker", { SIGHTLINE_ML_RERANK: "1" }],
+  ] as const) {
+    results[side] = await withServer(env, (origin, key) => evalRank(["--base-url", origin, "--api-key", key, "--collector", COLLECTOR, "--corpus", c.dir]));
   }
-} finally {
-  rmSync(work, { recursive: true, force: true });
+  for (const [side, s] of Object.entries(results)) {
+    rows.push([c.name, side, s.n, s.hit1, s.hit3, s.mrr, s.gold_present, s.failures]);
+    run.figure(`${c.name.replace(/\W/g, "_")}_${side}_hit1`, s.hit1);
+  }
 }
 run.table({
   id: "rank",
