@@ -32,6 +32,24 @@ const MAIN = fileURLToPath(new URL("../../server/dist/main.js", import.meta.url)
 const run = startRun("scale", { title: "Sightline on more than one instance: /v1/snapshot with lowdb and PostgreSQL" });
 const cores = availableParallelism();
 
+/**
+ * `concurrency` clients sending one request after another for `seconds`: the latency of each
+ * request that succeeded (`send` resolves true) and how many did not.
+ */
+async function closedLoop(concurrency: number, seconds: number, send: () => Promise<boolean>): Promise<{ lat: number[]; failed: number }> {
+  const lat: number[] = [];
+  let failed = 0;
+  const until = performance.now() + seconds * 1000;
+  await Promise.all(Array.from({ length: concurrency }, async () => {
+    while (performance.now() < until) {
+      const t = performance.now();
+      if (await send()) lat.push(performance.now() - t);
+      else failed++;
+    }
+  }));
+  return { lat, failed };
+}
+
 /** CPU ms used so far by process `pid` (utime + stime from /proc, 10 ms resolution). */
 function cpuOf(pid: number): number {
   try {
@@ -138,17 +156,7 @@ async function measure(instances: Instance[], keys: string[], withPg: boolean): 
   }
   const cpu0 = instances.reduce((s, i) => s + cpuOf(i.pid), 0);
   const pg0 = withPg ? postgresCpu() : 0;
-  const lat: number[] = [];
-  let failed = 0;
-  const until = performance.now() + SECONDS * 1000;
-  await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-    while (performance.now() < until) {
-      const t = performance.now();
-      const r = await next().post(body);
-      if (r.status === 200) lat.push(performance.now() - t);
-      else failed++;
-    }
-  }));
+  const { lat, failed } = await closedLoop(CONCURRENCY, SECONDS, async () => (await next().post(body)).status === 200);
   const cpu = instances.reduce((s, i) => s + cpuOf(i.pid), 0) - cpu0;
   const pgCpu = withPg ? postgresCpu() - pg0 : null;
   clients.forEach((c) => c.close());
@@ -277,16 +285,7 @@ async function renders(inst: Instance, key: string, concurrency: number): Promis
     return r.status;
   };
   for (let i = 0; i < concurrency; i++) await call(); // warm: browser start, contexts
-  const lat: number[] = [];
-  let failed = 0;
-  const until = performance.now() + RENDER_SECONDS * 1000;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    while (performance.now() < until) {
-      const t = performance.now();
-      if ((await call()) === 200) lat.push(performance.now() - t);
-      else failed++;
-    }
-  }));
+  const { lat, failed } = await closedLoop(concurrency, RENDER_SECONDS, async () => (await call()) === 200);
   return { rps: lat.length / RENDER_SECONDS, p50: median(lat), failed };
 }
 

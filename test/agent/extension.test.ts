@@ -10,7 +10,7 @@ import { parseJsonLines, replayable } from "@sightline/shared/agent";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
-import { launchWithExtension, type ExtensionBrowser } from "../extension/harness.js";
+import { launchWithExtension, saveBackendSettings, type ExtensionBrowser } from "../extension/harness.js";
 import { httpClient, idOf, textOf, type McpClient } from "./mcp-client.js";
 import { serveAgentSite, type AgentSite } from "./site.js";
 
@@ -45,12 +45,7 @@ beforeAll(async () => {
   tabId = await ext.tabIdOf(page);
   panel = await ext.openPanel(tabId);
   // Settings, as the person fills them in.
-  await panel.click('.tabs button[data-view="settings"]');
-  await panel.fill("#backend-url", sl.origin);
-  await panel.fill("#api-key", key);
-  await panel.click("#save-settings");
-  await panel.waitForFunction(() => /Saved/.test(document.querySelector("#connection-result")?.textContent ?? ""));
-  await panel.click('.tabs button[data-view="agent"]');
+  await saveBackendSettings(panel, sl.origin, key);
   await connected();
   expect(await panel.textContent("#agent-conn")).toBe("Agents: off");
   await panel.check("#share-toggle");

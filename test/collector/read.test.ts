@@ -5,10 +5,15 @@ import { useFixturePage, readIn } from "./support.js";
 
 const fx = useFixturePage();
 
+/** Opens a fixture page and reads it. */
+async function readFixture(path: string, options: Record<string, unknown> = {}) {
+  await fx.page.goto(fx.server.url(path));
+  return readIn(fx.page, options);
+}
+
 describe("read() on an article", () => {
   it("returns GitHub-flavoured Markdown of the article without navigation or footer", async () => {
-    await fx.page.goto(fx.server.url("/collector/article.html"));
-    const r = await readIn(fx.page);
+    const r = await readFixture("/collector/article.html");
     expect(r.title).toBe("How tides work"); // the headline, not the site name
     expect(r.description).toBe("The moon, the sun and the shape of the coast decide the tides.");
     expect(r.content).toContain("## Spring and neap tides");
@@ -23,8 +28,7 @@ describe("read() on an article", () => {
   });
 
   it("returns plain text with paragraphs apart, and honours contentLimit", async () => {
-    await fx.page.goto(fx.server.url("/collector/article.html"));
-    const r = await readIn(fx.page, { format: "text" });
+    const r = await readFixture("/collector/article.html", { format: "text" });
     expect(r.content).not.toMatch(/[#*|]/);
     expect(r.content).toMatch(/bulge, and a second bulge[\s\S]*\n\nAs the Earth turns/);
     const cut = await readIn(fx.page, { format: "text", contentLimit: 40 });
@@ -34,8 +38,7 @@ describe("read() on an article", () => {
 
 describe("read() on a product listing", () => {
   it("falls back to the main region instead of returning almost nothing", async () => {
-    await fx.page.goto(fx.server.url("/collector/listing.html"));
-    const r = await readIn(fx.page, { format: "text" });
+    const r = await readFixture("/collector/listing.html", { format: "text" });
     expect(r.title).toBe("Trail shoes – Summit Outfitters"); // the h1 is not in the document title: Readability's title
     expect(r.description).toBe("Trail running shoes for every terrain.");
     for (const product of ["Ridge Runner 3", "Scree Glide", "Fell Sprinter", "Canyon Trek GTX", "Alpine Dash", "Mesa Light"]) {
@@ -51,8 +54,7 @@ describe("read() on a product listing", () => {
 // Real-world markup styles, written for these tests: what a reader would notice on each.
 describe("read() keeps the story and drops what the live page overlays or surrounds it with", () => {
   it("news article: no cookie banner, sticky menu, share bar, related list, newsletter or comment form", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/news.html"));
-    const r = await readIn(fx.page);
+    const r = await readFixture("/collector/read/news.html");
     expect(r.title).toBe("Harbour town votes to restore its tidal mill");
     expect(r.description).toBe("After two years of debate, Wrenmouth agreed to bring its 18th-century tidal mill back to work.");
     expect(r.page_type).toBe("article");
@@ -69,8 +71,7 @@ describe("read() keeps the story and drops what the live page overlays or surrou
   });
 
   it("forum thread: every post is content, the forum's chrome is not", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/forum.html"));
-    const r = await readIn(fx.page, { format: "text" });
+    const r = await readFixture("/collector/read/forum.html", { format: "text" });
     expect(r.page_type).toBe("forum");
     for (const post of ["smells strongly of acetone", "It is hungry, not dead", "about 80 percent hydration", "two feeds a day fixed it", "whole rye flour in one of the two feeds"]) {
       expect(r.content).toContain(post);
@@ -81,8 +82,7 @@ describe("read() keeps the story and drops what the live page overlays or surrou
   });
 
   it("product page: name, price, description and specifications as a table; no recommendations", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/product.html"));
-    const r = await readIn(fx.page);
+    const r = await readFixture("/collector/read/product.html");
     expect(r.page_type).toBe("product");
     expect(r.title).toBe("Kettle Pro 1.7 L"); // the name is the title
     expect(r.content).toContain("€49.99");
@@ -96,8 +96,7 @@ describe("read() keeps the story and drops what the live page overlays or surrou
   });
 
   it("documentation: code blocks verbatim in fences with their language, tables in GFM, no sidebar or pager", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/docs.html"));
-    const r = await readIn(fx.page);
+    const r = await readFixture("/collector/read/docs.html");
     expect(r.page_type).toBe("documentation");
     expect(r.content).toContain('```ts\nimport { openStream } from "@acme/sdk";\n\nconst stream = await openStream("data/*.csv", { chunkSize: 64 * 1024 });');
     expect(r.content).toContain("  if (chunk.length < 2) continue; // skip   empty lines");
@@ -110,8 +109,7 @@ describe("read() keeps the story and drops what the live page overlays or surrou
   });
 
   it("links: false keeps link and image text without URLs; text format has the same words as Markdown", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/news.html"));
-    const md = await readIn(fx.page, { links: false });
+    const md = await readFixture("/collector/read/news.html", { links: false });
     expect(md.content).not.toMatch(/\]\(/);
     expect(md.content).toContain("The tidal mill at low water");
     const text = await readIn(fx.page, { format: "text" });
@@ -122,8 +120,7 @@ describe("read() keeps the story and drops what the live page overlays or surrou
 
 describe("read() keeps a listing's items and names the page, not the site", () => {
   it("category page whose items are columns of links: every item is kept", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/category.html"));
-    const r = await readIn(fx.page, { format: "text" });
+    const r = await readFixture("/collector/read/category.html", { format: "text" });
     // Each column is a small block of links (what a menu looks like too); together they are the page.
     for (const bird of ["Atlantic puffin", "Tufted puffin", "Kittiwake", "Fea's petrel", "Manx shearwater", "Black tern", "Chilean skua", "Blue-footed booby", "Flightless cormorant"]) {
       expect(r.content, bird).toContain(bird);
@@ -133,8 +130,7 @@ describe("read() keeps a listing's items and names the page, not the site", () =
   });
 
   it("store page with large inline scripts: script text does not make the product grid look small", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/store.html"));
-    const r = await readIn(fx.page, { format: "text" });
+    const r = await readFixture("/collector/read/store.html", { format: "text" });
     for (const book of ["The Lighthouse Keeper's Cat", "Night of the Storm Petrels", "A Whale Called Wednesday", "The Kelp Forest Mystery"]) {
       expect(r.content, book).toContain(book);
     }
@@ -145,8 +141,7 @@ describe("read() keeps a listing's items and names the page, not the site", () =
   });
 
   it("an <h1> that is the site's name in the banner is not the title", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/site-h1.html"));
-    const r = await readIn(fx.page);
+    const r = await readFixture("/collector/read/site-h1.html");
     expect(r.title).toBe("Why the tides turn twice a day");
     expect(r.content).toContain("fifty minutes later");
   });
@@ -154,8 +149,7 @@ describe("read() keeps a listing's items and names the page, not the site", () =
 
 describe("read() tells sticky chrome from sticky content", () => {
   it("API reference: the sticky example panel is content, the sticky top bar is not", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/api.html"));
-    const r = await readIn(fx.page);
+    const r = await readFixture("/collector/read/api.html");
     expect(r.page_type).toBe("documentation");
     expect(r.content).toContain("in the smallest currency unit");
     expect(r.content).toContain("```shell\ncurl https://api.tollgate.example/v1/refunds \\\n  -u tg_test_key: \\");
@@ -166,8 +160,7 @@ describe("read() tells sticky chrome from sticky content", () => {
 
 describe("read() keeps a list of links that is part of the text", () => {
   it("a list of links between paragraphs stays; the list of other guides after the text goes", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/guide.html"));
-    const r = await readIn(fx.page, { format: "text" });
+    const r = await readFixture("/collector/read/guide.html", { format: "text" });
     for (const t of ["Strings", "Hashes", "Lists", "Sorted sets"]) expect(r.content, t).toMatch(new RegExp(`^${t}$`, "m"));
     expect(r.content).toContain("start with a hash");
     for (const junk of ["More guides", "Expiring keys", "Scaling out", "Download"]) expect(r.content, junk).not.toContain(junk);
@@ -176,8 +169,7 @@ describe("read() keeps a list of links that is part of the text", () => {
 
 describe("read() on a thread keeps the replies Readability leaves out", () => {
   it("a long opening post and short replies: every reply is kept, the forum's chrome is not", async () => {
-    await fx.page.goto(fx.server.url("/collector/read/thread.html"));
-    const r = await readIn(fx.page, { format: "text" });
+    const r = await readFixture("/collector/read/thread.html", { format: "text" });
     expect(r.page_type).toBe("forum");
     // Readability keeps the opening post, over a third of the thread but not most of it.
     expect(r.extractor).toBe("main-content");

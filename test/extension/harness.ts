@@ -116,3 +116,13 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
     },
   };
 }
+
+/** The person fills in the panel's settings (server and key), saves, and goes to the agent view. */
+export async function saveBackendSettings(panel: Page, origin: string, key: string): Promise<void> {
+  await panel.click('.tabs button[data-view="settings"]');
+  await panel.fill("#backend-url", origin);
+  await panel.fill("#api-key", key);
+  await panel.click("#save-settings");
+  await panel.waitForFunction(() => /Saved/.test(document.querySelector("#connection-result")?.textContent ?? ""));
+  await panel.click('.tabs button[data-view="agent"]');
+}
