@@ -62,12 +62,32 @@ describe("read() keeps the story and drops what the live page overlays or surrou
     expect(r.content).toContain("estimated at £1.2 million");
     expect(r.content).toContain("## What happens next");
     expect(r.content).toMatch(/^1\.\s+A trust will be formed to raise money\.$/m);
-    expect(r.content).toContain("The mill pond at low water, seen from the quay.");
     expect(r.content).toContain("same moon it did in 1760");
     for (const junk of ["cookies", "Accept all", "Share on Facebook", "Skip to main content", "opens a diagram", "Obituaries", "More stories", "Lifeboat crew", "Subscribe", "Leave a reply", "Most read", "Privacy policy", "Loading interactive map"]) {
       expect(r.content, junk).not.toContain(junk);
     }
     expect(r.content).not.toMatch(/\[\]\(|!\[\]\(|^#+\s*$|^-\s*$/m); // no empty links, images, headings or items
+  });
+
+  it("article furniture: no captions, photo credits, byline, dateline or READ MORE promo; captions on request", async () => {
+    const r = await readFixture("/collector/read/furniture.html", { format: "text" });
+    expect(r.title).toBe("Night trains return to the valley line");
+    for (const kept of [
+      "For the first time in eleven years",
+      "buffet car will stay open until midnight",
+      "https://rail.example/notice/2026-14", // a source given as a bare address is text
+      "Read the full timetable on the operator's website", // a sentence with a link, not a promo
+      "waiting rooms open overnight",
+    ]) {
+      expect(r.content, kept).toContain(kept);
+    }
+    for (const junk of ["sleeper leaves the valley station at dusk", "Photo: Ivo Brandt", "By Marta Quell", "06:40", "READ MORE", "Rail strike called off"]) {
+      expect(r.content, junk).not.toContain(junk);
+    }
+    const withCaptions = await readIn(fx.page, { format: "text", captions: true });
+    expect(withCaptions.content).toContain("The first sleeper leaves the valley station at dusk.");
+    expect(withCaptions.content).toContain("Photo: Ivo Brandt / Valley Post");
+    expect(withCaptions.content).not.toContain("By Marta Quell");
   });
 
   it("forum thread: every post is content, the forum's chrome is not", async () => {

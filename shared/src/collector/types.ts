@@ -73,6 +73,11 @@ export interface ReadOptions {
   stripHidden?: boolean;
   /** Markdown keeps links and image URLs (default true); false keeps their text (alt text) only. */
   links?: boolean;
+  /**
+   * Keep figure captions and photo credits (default false: like trafilatura and the read
+   * benchmarks' hand-marked content, the text leaves them out; see docs/read-mode.md).
+   */
+  captions?: boolean;
   /** Use the main-content fallback when Readability fails or keeps too little (default true). */
   fallback?: boolean;
 }

@@ -9,6 +9,7 @@ import { mainContent, mainRegion } from "./main-content.js";
 import { detectPageType, type PageType } from "./page-type.js";
 import { languageOf, toMarkdown } from "./markdown.js";
 import { headline, metaDescription, metaTitle } from "./metadata.js";
+import { dropFurniture, markFurniture } from "./furniture.js";
 import { prune } from "./prune.js";
 import { toText } from "./to-text.js";
 
@@ -90,12 +91,13 @@ function readabilityAlone(doc: Document, strip: boolean): Choice {
  * Candidate comparison: Readability and the main-content extractor both run on a copy cleaned
  * with the live layout (live-clean.ts); the page type and the two lengths decide which is kept.
  */
-function compareCandidates(doc: Document, strip: boolean): Choice {
+function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean): Choice {
   const view = doc.defaultView;
   let clone: Document;
   try {
     clone = doc.cloneNode(true) as Document;
     if (strip && doc.body && clone.body && view) cleanCopy(doc.body, clone.body, view, true);
+    if (clone.body) markFurniture(clone.body);
   } catch {
     return readabilityAlone(doc, strip);
   }
@@ -130,6 +132,7 @@ function compareCandidates(doc: Document, strip: boolean): Choice {
   if (node) {
     try {
       prune(node, pageType === "listing");
+      dropFurniture(node, pageType, keepCaptions);
     } catch {
       /* the unpruned node stands */
     }
@@ -141,7 +144,7 @@ export function readSync(options: ReadOptions = {}): ReadResult {
   const doc = document;
   const format = options.format === "text" ? "text" : "markdown";
   const strip = options.stripHidden !== false;
-  const c = options.fallback === false ? readabilityAlone(doc, strip) : compareCandidates(doc, strip);
+  const c = options.fallback === false ? readabilityAlone(doc, strip) : compareCandidates(doc, strip, options.captions === true);
   let content = c.node ? (format === "markdown" ? toMarkdown(c.node, options.links !== false) : toText(c.node)) : "";
   if (options.contentLimit !== undefined && options.contentLimit >= 0 && content.length > options.contentLimit) {
     content = content.slice(0, options.contentLimit);

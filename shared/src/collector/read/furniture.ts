@@ -1,0 +1,93 @@
+// Article furniture: what sits around an article's text without being part of it. Photo
+// captions and credits, bylines and datelines. A reader skips them, trafilatura drops them by
+// default, and the hand-marked main content of the read benchmarks leaves them out (AEB and
+// wcxb-dev keep about one figure caption in ten). They are found by name on the cleaned copy,
+// where class names still exist (Readability's output has none), and marked there; the marks
+// travel with the nodes into either candidate, and the chosen content drops what is marked.
+// Marking rather than removing keeps Readability's scoring as it was.
+import type { PageType } from "./page-type.js";
+import { linkTextLen, textLen } from "./main-content.js";
+
+const MARK = "data-sl-furniture";
+/** Caption and credit blocks, by class or id (a whole word). */
+const CAPTION_NAME = /(?:^|[\s_-])(?:caption|wp-caption-text|credits?|image-credit|photo-credit)(?:$|[\s_-])/i;
+/** Byline and dateline blocks, by class or id. */
+const BYLINE_NAME =
+  /(?:^|[\s_-])(?:byline|by-?line|dateline|timestamp|published-?date|post-?date|posted-?on|entry-meta|post-meta|article-meta|article-info)(?:$|[\s_-])/i;
+/** Furniture is short: a long block named "caption" is somebody's content. */
+const MAX_CHARS = 300;
+
+function nameOf(el: Element): string {
+  return `${el.id} ${typeof el.className === "string" ? el.className : ""}`;
+}
+
+/**
+ * Marks `el`, every element inside it and its text: Readability rebuilds some blocks (a <div>
+ * of phrasing content becomes a new <p>, without the div's attributes), and the text moved
+ * into the new block must still say what it is.
+ */
+function mark(el: Element, kind: string): void {
+  for (const e of [el, ...Array.from(el.querySelectorAll("*"))]) {
+    e.setAttribute(MARK, kind);
+    for (const t of Array.from(e.childNodes)) {
+      if (t.nodeType !== 3 || !(t.nodeValue ?? "").trim()) continue;
+      const span = e.ownerDocument.createElement("span");
+      span.setAttribute(MARK, kind);
+      t.replaceWith(span);
+      span.appendChild(t);
+    }
+  }
+}
+
+/** On the cleaned copy, before the candidates: marks figure captions, credits, bylines, datelines. */
+export function markFurniture(root: Element): void {
+  root.querySelectorAll("figcaption").forEach((c) => mark(c, "caption"));
+  for (const el of Array.from(root.querySelectorAll("[class], [id]"))) {
+    const tag = el.localName;
+    if (tag === "body" || tag === "main" || tag === "article" || el.hasAttribute(MARK)) continue;
+    const name = nameOf(el);
+    if (name.length < 3) continue;
+    const kind = CAPTION_NAME.test(name) ? "caption" : BYLINE_NAME.test(name) ? "byline" : null;
+    if (!kind) continue;
+    const len = textLen(el);
+    if (len > MAX_CHARS || el.querySelector("h1, h2, h3, pre, table")) continue;
+    // A card's caption that is its link (a product or an article in a grid) is the item's name.
+    if (kind === "caption" && len && linkTextLen(el) / len > 0.5) continue;
+    mark(el, kind);
+  }
+}
+
+/**
+ * On the chosen content: drops the marked furniture. Listings keep theirs (a card's caption is
+ * the item); threads keep their bylines (who wrote each post, and when, is part of a thread).
+ */
+export function dropFurniture(root: Element, pageType: PageType, keepCaptions: boolean): void {
+  if (pageType === "listing") return;
+  for (const el of Array.from(root.querySelectorAll(`[${MARK}]`))) {
+    const kind = el.getAttribute(MARK);
+    if (kind === "byline" && pageType === "forum") continue;
+    if (kind === "caption" && keepCaptions) continue;
+    el.remove();
+  }
+  dropPromos(root);
+}
+
+/** A promo is a short paragraph… */
+const PROMO_MAX_CHARS = 160;
+/** …holding a link, led by words that send the reader elsewhere and a colon: "READ MORE: …". */
+const PROMO_LEAD = /^\s*(?:(?:read|see|watch|listen|also|more|related|recommended|don'?t miss|must read|trending|explore|check out)\b[^:]{0,30}):/i;
+/** …or shouting, all of it a link: "GET THE APP BY CLICKING HERE". */
+const SHOUT = /^[^a-z]*$/;
+
+/**
+ * Promos between an article's paragraphs: "READ MORE: <headline>", "SEE ALSO: <headline>", a
+ * paragraph in capitals that is all link. A paragraph that is a bare address stays (a source).
+ */
+function dropPromos(root: Element): void {
+  for (const p of Array.from(root.querySelectorAll("p"))) {
+    const text = (p.textContent ?? "").replace(/\s+/g, " ").trim();
+    if (!text || text.length > PROMO_MAX_CHARS || !p.querySelector("a")) continue;
+    const linkShare = linkTextLen(p) / textLen(p);
+    if (PROMO_LEAD.test(text) || (SHOUT.test(text) && /[A-Z]{3}/.test(text) && linkShare > 0.9)) p.remove();
+  }
+}
