@@ -72,22 +72,39 @@ describe("read() keeps the story and drops what the live page overlays or surrou
   it("article furniture: no captions, photo credits, byline, dateline or READ MORE promo; captions on request", async () => {
     const r = await readFixture("/collector/read/furniture.html", { format: "text" });
     expect(r.title).toBe("Night trains return to the valley line");
+    expect(r.page_type).toBe("article");
     for (const kept of [
       "For the first time in eleven years",
       "buffet car will stay open until midnight",
       "https://rail.example/notice/2026-14", // a source given as a bare address is text
       "Read the full timetable on the operator's website", // a sentence with a link, not a promo
       "waiting rooms open overnight",
+      "By 2030 the operator hopes to run the sleeper every night, with a second train by Northern Rail on summer weekends.",
     ]) {
       expect(r.content, kept).toContain(kept);
     }
-    for (const junk of ["sleeper leaves the valley station at dusk", "Photo: Ivo Brandt", "By Marta Quell", "06:40", "READ MORE", "Rail strike called off"]) {
+    for (const junk of ["sleeper leaves the valley station at dusk", "Photo: Ivo Brandt", "By Marta Quell", "06:40", "READ MORE", "Rail strike called off", "Updated at 9:15"]) {
       expect(r.content, junk).not.toContain(junk);
     }
     const withCaptions = await readIn(fx.page, { format: "text", captions: true });
     expect(withCaptions.content).toContain("The first sleeper leaves the valley station at dusk.");
     expect(withCaptions.content).toContain("Photo: Ivo Brandt / Valley Post");
     expect(withCaptions.content).not.toContain("By Marta Quell");
+  });
+
+  it("a page that is not an article keeps its captions: they name the people on a team page", async () => {
+    const r = await readFixture("/collector/read/team.html", { format: "text" });
+    expect(r.page_type).not.toBe("article");
+    for (const who of ["Ana Ruiz, chartered surveyor", "Tom Beck, building surveyor", "Lin Zhou, geomatics"]) expect(r.content, who).toContain(who);
+  });
+
+  it("collapsed sections (accordion panels) and their questions are content; a hidden submenu and a hidden pop-up are not", async () => {
+    const r = await readFixture("/collector/read/faq.html", { format: "text" });
+    // The questions are buttons inside headings: their words stay as the headings.
+    for (const answer of ["What can go in the bin?", "How long does it take?", "Keep a balance of green, wet material", "nine to twelve months", "too much green material and too little air"]) {
+      expect(r.content, answer).toContain(answer);
+    }
+    for (const junk of ["Compost bins compared", "Wormeries", "seasonal growing guide", "Join our newsletter"]) expect(r.content, junk).not.toContain(junk);
   });
 
   it("forum thread: every post is content, the forum's chrome is not", async () => {

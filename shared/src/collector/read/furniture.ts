@@ -17,9 +17,19 @@ const BYLINE_NAME =
 /** Furniture is short: a long block named "caption" is somebody's content. */
 const MAX_CHARS = 300;
 
+/** Class and id, camelCase split into words ("newsCaption" is a caption). */
 function nameOf(el: Element): string {
-  return `${el.id} ${typeof el.className === "string" ? el.className : ""}`;
+  return `${el.id} ${typeof el.className === "string" ? el.className : ""}`.replace(/([a-z])([A-Z])/g, "$1-$2");
 }
+
+/**
+ * A dateline or byline said in words, whatever the block is called: "PUBLISHED: 10:48, Tue,
+ * Nov 19 | UPDATED: …", "Updated at 1:23 p.m.", "By Justine Coleman - 11/18/19". A sentence
+ * that begins with "By 2030" is not one (a byline's next word is a name).
+ */
+const DATELINE = /^(?:published|updated|posted|last (?:updated|modified)|publicado|atualizado|actualizado|publié|mis à jour|veröffentlicht|aktualisiert|pubblicato|aggiornato)\b[^.!?]{0,80}\d/i;
+const BYLINE = /^by\s+\p{Lu}[\p{L}'’.-]*(?:\s+(?:\p{Lu}[\p{L}'’.-]*|and|&|de|van|von|da))*\s*(?:$|[,|·•–—-]\s*[^.!?]{0,60}$)/u;
+const WORDED_MAX_CHARS = 100;
 
 /**
  * Marks `el`, every element inside it and its text: Readability rebuilds some blocks (a <div>
@@ -55,18 +65,29 @@ export function markFurniture(root: Element): void {
     if (kind === "caption" && len && linkTextLen(el) / len > 0.5) continue;
     mark(el, kind);
   }
+  // Blocks only: "by Example Ltd" inside a sentence is part of it.
+  for (const el of Array.from(root.querySelectorAll("p, div"))) {
+    if (el.hasAttribute(MARK) || el.querySelector("p, div, li, h1, h2, h3, h4, h5, h6")) continue;
+    const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+    if (text.length && text.length <= WORDED_MAX_CHARS && (DATELINE.test(text) || BYLINE.test(text))) mark(el, "byline");
+  }
 }
 
+/** Page types whose captions are furniture: elsewhere a caption is a team member, a slide, a card. */
+const CAPTIONED_TEXT: ReadonlySet<PageType> = new Set(["article", "documentation"]);
+
 /**
- * On the chosen content: drops the marked furniture. Listings keep theirs (a card's caption is
- * the item); threads keep their bylines (who wrote each post, and when, is part of a thread).
+ * On the chosen content: drops the marked furniture. Captions go from articles and documentation
+ * only (on a landing page, a product or a listing a caption names a person, a slide or an item);
+ * threads keep their bylines (who wrote each post, and when, is part of a thread); listings keep
+ * everything.
  */
 export function dropFurniture(root: Element, pageType: PageType, keepCaptions: boolean): void {
   if (pageType === "listing") return;
+  const captions = !keepCaptions && CAPTIONED_TEXT.has(pageType);
   for (const el of Array.from(root.querySelectorAll(`[${MARK}]`))) {
     const kind = el.getAttribute(MARK);
-    if (kind === "byline" && pageType === "forum") continue;
-    if (kind === "caption" && keepCaptions) continue;
+    if (kind === "byline" ? pageType === "forum" : !captions) continue;
     el.remove();
   }
   dropPromos(root);

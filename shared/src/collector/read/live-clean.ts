@@ -46,6 +46,46 @@ function stickyChrome(el: Element): boolean {
   return text < 20 || linkTextLen(el) >= text * 0.5;
 }
 
+/** A collapsed panel holds at least this much text… */
+const PANEL_MIN_CHARS = 150;
+/** …but is a section, not a page (a hidden copy of the whole page for other screens is not one)… */
+const PANEL_MAX_SHARE = 0.25;
+/** …and little of it in links (a hidden submenu is mostly links). */
+const PANEL_MAX_LINK_SHARE = 0.3;
+/** The control of a collapsed section: a heading, a button, a summary or a term that expands it. */
+const PANEL_CONTROL = /^(?:h[1-6]|button|summary|dt)$/;
+
+/**
+ * A collapsed section of the content: an accordion's panel, a tab, a "read more" continuation.
+ * The page hides it until the reader opens it, but it is part of the text (HTML-only extractors
+ * keep it too). It holds prose, no form, and something opens it: the element before it is a
+ * heading, a button or says it expands (aria-expanded), or a control names it (aria-controls),
+ * or it calls itself a tab panel. Hidden menus (links), pop-ups (forms) and templates (no
+ * opener) still go.
+ */
+function collapsedPanel(el: Element, total: number): boolean {
+  const len = textLen(el);
+  if (len < PANEL_MIN_CHARS || len > total * PANEL_MAX_SHARE || linkTextLen(el) > len * PANEL_MAX_LINK_SHARE) return false;
+  if (el.querySelector("form, input, textarea, select, iframe")) return false;
+  if (el.getAttribute("role") === "tabpanel") return true;
+  const id = el.id;
+  if (id && el.ownerDocument.querySelector(`[aria-controls~="${CSS.escape(id)}"]`)) return true;
+  let prev = el.previousElementSibling;
+  while (prev && SKIP_TAGS.has(prev.localName)) prev = prev.previousElementSibling; // CSS-in-JS puts a <style> between
+  if (!prev) return false;
+  return PANEL_CONTROL.test(prev.localName) || prev.hasAttribute("aria-expanded") || prev.querySelector("h1, h2, h3, h4, h5, h6, button, summary, [aria-expanded]") !== null;
+}
+
+/**
+ * An accordion's question is a button inside a heading: both candidates drop buttons (controls),
+ * and the question went with it. The button's words stay as the heading's text.
+ */
+function unwrapHeadingButtons(copy: Element): void {
+  for (const b of Array.from(copy.querySelectorAll("h1 button, h2 button, h3 button, h4 button, h5 button, h6 button"))) {
+    b.replaceWith(...Array.from(b.childNodes));
+  }
+}
+
 /**
  * Removes from `copy` (a clone of `live`) the unrendered, overlaid and off-screen parts.
  * `layout`: false keeps to display:none only (the Readability-alone path's stripHidden).
@@ -63,8 +103,10 @@ export function cleanCopy(live: Element, copy: Element, view: Window, layout: bo
         const cs = view.getComputedStyle(le);
         let drop = false;
         if (cs.display === "none") {
-          drop = true;
-          stats.hidden++;
+          if (!(layout && collapsedPanel(le, total))) {
+            drop = true;
+            stats.hidden++;
+          }
         } else if (layout) {
           const pos = cs.position;
           if (pos === "fixed" && !TABLE_PARTS.has(tag) && textLength(le) < total * 0.25) {
@@ -96,5 +138,6 @@ export function cleanCopy(live: Element, copy: Element, view: Window, layout: bo
     }
   };
   walk(live, copy);
+  if (layout) unwrapHeadingButtons(copy);
   return stats;
 }
