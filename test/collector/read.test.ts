@@ -94,7 +94,8 @@ describe("read() keeps the story and drops what the live page overlays or surrou
 
   it("a page that is not an article keeps its captions: they name the people on a team page", async () => {
     const r = await readFixture("/collector/read/team.html", { format: "text" });
-    expect(r.page_type).not.toBe("article");
+    // A testimonial marked up as a schema.org Review does not make the page a review article.
+    expect(r.page_type).toBe("page");
     for (const who of ["Ana Ruiz, chartered surveyor", "Tom Beck, building surveyor", "Lin Zhou, geomatics"]) expect(r.content, who).toContain(who);
   });
 

@@ -4,6 +4,7 @@
 // article's text, every post of a thread, a product's name, price, description and
 // specifications, the items of a listing, documentation with its code verbatim.
 import type { PageType } from "../../contract/index.js";
+import { textLen } from "./main-content.js";
 export type { PageType };
 
 const LD_TYPES: Array<[RegExp, PageType]> = [
@@ -19,6 +20,9 @@ function typeOf(name: string): PageType | null {
   for (const [re, t] of LD_TYPES) if (re.test(n)) return t;
   return null;
 }
+
+/** A microdata item without the main heading must hold this share of the page's text to type it. */
+const MICRODATA_MIN_SHARE = 0.3;
 
 /** The schema.org types the page declares at top level (JSON-LD @type, @graph entries, microdata itemtype). */
 function declaredTypes(doc: Document): string[] {
@@ -44,9 +48,13 @@ function declaredTypes(doc: Document): string[] {
       /* a broken JSON-LD block says nothing */
     }
   }
+  const bodyText = doc.body ? textLen(doc.body) : 0;
   for (const el of Array.from(doc.querySelectorAll("[itemscope][itemtype]")).slice(0, 20)) {
     // Only items not nested in another item: a review inside a product is not the page.
     if (el.parentElement?.closest("[itemscope]")) continue;
+    // Nor a block that is not the page's subject (a testimonial marked up as a Review): the
+    // item holds the main heading or a good part of the text.
+    if (!el.querySelector("h1") && el !== doc.body && el !== doc.documentElement && textLen(el) < bodyText * MICRODATA_MIN_SHARE) continue;
     for (const t of (el.getAttribute("itemtype") ?? "").split(/\s+/)) if (t) out.push(t.replace(/^https?:\/\/schema\.org\//, ""));
   }
   return out;
