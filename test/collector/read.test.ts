@@ -69,7 +69,7 @@ describe("read() keeps the story and drops what the live page overlays or surrou
     expect(r.content).not.toMatch(/\[\]\(|!\[\]\(|^#+\s*$|^-\s*$/m); // no empty links, images, headings or items
   });
 
-  it("article furniture: no captions, photo credits, byline, dateline or READ MORE promo; captions on request", async () => {
+  it("article furniture: no captions, photo credits, byline, dateline or promos (READ MORE, DON'T MISS); captions on request", async () => {
     const r = await readFixture("/collector/read/furniture.html", { format: "text" });
     expect(r.title).toBe("Night trains return to the valley line");
     expect(r.page_type).toBe("article");
@@ -83,7 +83,7 @@ describe("read() keeps the story and drops what the live page overlays or surrou
     ]) {
       expect(r.content, kept).toContain(kept);
     }
-    for (const junk of ["sleeper leaves the valley station at dusk", "Photo: Ivo Brandt", "By Marta Quell", "06:40", "READ MORE", "Rail strike called off", "Updated at 9:15"]) {
+    for (const junk of ["sleeper leaves the valley station at dusk", "Photo: Ivo Brandt", "By Marta Quell", "06:40", "READ MORE", "Rail strike called off", "Updated at 9:15", "DON'T MISS", "Island ferry", "bus fares frozen"]) {
       expect(r.content, junk).not.toContain(junk);
     }
     const withCaptions = await readIn(fx.page, { format: "text", captions: true });

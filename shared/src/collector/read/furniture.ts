@@ -97,6 +97,8 @@ export function dropFurniture(root: Element, pageType: PageType, keepCaptions: b
 const PROMO_MAX_CHARS = 160;
 /** …holding a link, led by words that send the reader elsewhere and a colon: "READ MORE: …". */
 const PROMO_LEAD = /^\s*(?:(?:read|see|watch|listen|also|more|related|recommended|don'?t miss|must read|trending|explore|check out)\b[^:]{0,30}):/i;
+/** A promo's own heading: the words that send the reader to other stories. */
+const PROMO_HEADING = /^(?:don'?t miss|read more|read next|related(?: (?:stories|articles|posts|content|coverage|reading))?|see also|more on this(?: story)?|must read|recommended(?: for you)?|you (?:may|might) also like|trending(?: now)?|most read|popular)\W*$/i;
 /** …or shouting, all of it a link: "GET THE APP BY CLICKING HERE". */
 const SHOUT = /^[^a-z]*$/;
 
@@ -105,6 +107,19 @@ const SHOUT = /^[^a-z]*$/;
  * paragraph in capitals that is all link. A paragraph that is a bare address stays (a source).
  */
 function dropPromos(root: Element): void {
+  // A promo's heading on a line of its own ("DON'T MISS", "You may also like") and the block of
+  // links under it.
+  for (const h of Array.from(root.querySelectorAll("p, h2, h3, h4, h5, h6"))) {
+    const text = (h.textContent ?? "").replace(/\s+/g, " ").trim();
+    if (!text || text.length > 40 || h.querySelector("a") || !PROMO_HEADING.test(text)) continue;
+    const next = h.nextElementSibling;
+    if (!next || !/^(?:p|ul|ol|div)$/.test(next.localName)) continue;
+    const len = textLen(next);
+    if (len && next.querySelectorAll("a").length >= 2 && linkTextLen(next) / len >= 0.6) {
+      next.remove();
+      h.remove();
+    }
+  }
   for (const p of Array.from(root.querySelectorAll("p"))) {
     const text = (p.textContent ?? "").replace(/\s+/g, " ").trim();
     if (!text || text.length > PROMO_MAX_CHARS || !p.querySelector("a")) continue;
