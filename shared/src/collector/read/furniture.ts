@@ -1,11 +1,13 @@
 // Article furniture: what sits around an article's text without being part of it. Photo
-// captions and credits, bylines and datelines. A reader skips them, trafilatura drops them by
-// default, and the hand-marked main content of the read benchmarks leaves them out (AEB and
-// wcxb-dev keep about one figure caption in ten). They are found by name on the cleaned copy,
-// where class names still exist (Readability's output has none), and marked there; the marks
-// travel with the nodes into either candidate, and the chosen content drops what is marked.
-// Marking rather than removing keeps Readability's scoring as it was.
+// captions and credits, bylines and datelines, promos for other stories. A reader skips them,
+// trafilatura drops them by default, and the hand-marked main content of the read benchmarks
+// leaves them out (AEB and wcxb-dev keep about one figure caption in ten). Captions and bylines
+// are found by name on the cleaned copy, where class names still exist (Readability's output has
+// none), and marked there; the marks travel with the nodes into either candidate, and the chosen
+// content drops what is marked. Marking rather than removing keeps Readability's scoring as it
+// was. Promos are found by their words on the chosen content.
 import type { PageType } from "./page-type.js";
+import { squash } from "../text.js";
 import { linkTextLen, textLen } from "./main-content.js";
 
 const MARK = "data-sl-furniture";
@@ -49,15 +51,28 @@ function mark(el: Element, kind: string): void {
   }
 }
 
-/** On the cleaned copy, before the candidates: marks figure captions, credits, bylines, datelines. */
-export function markFurniture(root: Element): void {
-  root.querySelectorAll("figcaption").forEach((c) => mark(c, "caption"));
+/** Page types whose captions are furniture: elsewhere a caption is a team member, a slide, a card. */
+const CAPTIONED_TEXT: ReadonlySet<PageType> = new Set(["article", "documentation"]);
+
+/**
+ * On the cleaned copy, before the candidates: marks what the chosen content will drop. Captions
+ * and credits on articles and documentation only (on a landing page, a product or a listing a
+ * caption names a person, a slide or an item), unless the caller keeps them; bylines and
+ * datelines except on threads (who wrote each post, and when, is part of a thread); nothing on
+ * listings.
+ */
+export function markFurniture(root: Element, pageType: PageType, keepCaptions: boolean): void {
+  if (pageType === "listing") return;
+  const captions = !keepCaptions && CAPTIONED_TEXT.has(pageType);
+  const bylines = pageType !== "forum";
+  if (!captions && !bylines) return;
+  if (captions) root.querySelectorAll("figcaption").forEach((c) => mark(c, "caption"));
   for (const el of Array.from(root.querySelectorAll("[class], [id]"))) {
     const tag = el.localName;
     if (tag === "body" || tag === "main" || tag === "article" || el.hasAttribute(MARK)) continue;
     const name = nameOf(el);
     if (name.length < 3) continue;
-    const kind = CAPTION_NAME.test(name) ? "caption" : BYLINE_NAME.test(name) ? "byline" : null;
+    const kind = captions && CAPTION_NAME.test(name) ? "caption" : bylines && BYLINE_NAME.test(name) ? "byline" : null;
     if (!kind) continue;
     const len = textLen(el);
     if (len > MAX_CHARS || el.querySelector("h1, h2, h3, pre, table")) continue;
@@ -65,31 +80,18 @@ export function markFurniture(root: Element): void {
     if (kind === "caption" && len && linkTextLen(el) / len > 0.5) continue;
     mark(el, kind);
   }
+  if (!bylines) return;
   // Blocks only: "by Example Ltd" inside a sentence is part of it.
   for (const el of Array.from(root.querySelectorAll("p, div"))) {
     if (el.hasAttribute(MARK) || el.querySelector("p, div, li, h1, h2, h3, h4, h5, h6")) continue;
-    const text = (el.textContent ?? "").replace(/\s+/g, " ").trim();
+    const text = squash(el.textContent ?? "");
     if (text.length && text.length <= WORDED_MAX_CHARS && (DATELINE.test(text) || BYLINE.test(text))) mark(el, "byline");
   }
 }
 
-/** Page types whose captions are furniture: elsewhere a caption is a team member, a slide, a card. */
-const CAPTIONED_TEXT: ReadonlySet<PageType> = new Set(["article", "documentation"]);
-
-/**
- * On the chosen content: drops the marked furniture. Captions go from articles and documentation
- * only (on a landing page, a product or a listing a caption names a person, a slide or an item);
- * threads keep their bylines (who wrote each post, and when, is part of a thread); listings keep
- * everything.
- */
-export function dropFurniture(root: Element, pageType: PageType, keepCaptions: boolean): void {
-  if (pageType === "listing") return;
-  const captions = !keepCaptions && CAPTIONED_TEXT.has(pageType);
-  for (const el of Array.from(root.querySelectorAll(`[${MARK}]`))) {
-    const kind = el.getAttribute(MARK);
-    if (kind === "byline" ? pageType === "forum" : !captions) continue;
-    el.remove();
-  }
+/** On the chosen content: drops what markFurniture marked, and the promos. */
+export function dropFurniture(root: Element): void {
+  root.querySelectorAll(`[${MARK}]`).forEach((el) => el.remove());
   dropPromos(root);
 }
 
@@ -110,7 +112,7 @@ function dropPromos(root: Element): void {
   // A promo's heading on a line of its own ("DON'T MISS", "You may also like") and the block of
   // links under it.
   for (const h of Array.from(root.querySelectorAll("p, h2, h3, h4, h5, h6"))) {
-    const text = (h.textContent ?? "").replace(/\s+/g, " ").trim();
+    const text = squash(h.textContent ?? "");
     if (!text || text.length > 40 || h.querySelector("a") || !PROMO_HEADING.test(text)) continue;
     const next = h.nextElementSibling;
     if (!next || !/^(?:p|ul|ol|div)$/.test(next.localName)) continue;
@@ -121,9 +123,8 @@ function dropPromos(root: Element): void {
     }
   }
   for (const p of Array.from(root.querySelectorAll("p"))) {
-    const text = (p.textContent ?? "").replace(/\s+/g, " ").trim();
+    const text = squash(p.textContent ?? "");
     if (!text || text.length > PROMO_MAX_CHARS || !p.querySelector("a")) continue;
-    const linkShare = linkTextLen(p) / textLen(p);
-    if (PROMO_LEAD.test(text) || (SHOUT.test(text) && /[A-Z]{3}/.test(text) && linkShare > 0.9)) p.remove();
+    if (PROMO_LEAD.test(text) || (SHOUT.test(text) && /[A-Z]{3}/.test(text) && linkTextLen(p) / textLen(p) > 0.9)) p.remove();
   }
 }

@@ -46,10 +46,14 @@ function stickyChrome(el: Element): boolean {
   return text < 20 || linkTextLen(el) >= text * 0.5;
 }
 
+/**
+ * What holds less than this share of the page's text is a part of it: an overlay that may go, a
+ * collapsed panel that may stay. More is the page itself (an app shell's fixed box, a hidden copy
+ * of the whole page for other screens).
+ */
+const PART_OF_PAGE = 0.25;
 /** A collapsed panel holds at least this much text… */
 const PANEL_MIN_CHARS = 150;
-/** …but is a section, not a page (a hidden copy of the whole page for other screens is not one)… */
-const PANEL_MAX_SHARE = 0.25;
 /** …and little of it in links (a hidden submenu is mostly links). */
 const PANEL_MAX_LINK_SHARE = 0.3;
 /** The control of a collapsed section: a heading, a button, a summary or a term that expands it. */
@@ -65,7 +69,7 @@ const PANEL_CONTROL = /^(?:h[1-6]|button|summary|dt)$/;
  */
 function collapsedPanel(el: Element, total: number): boolean {
   const len = textLen(el);
-  if (len < PANEL_MIN_CHARS || len > total * PANEL_MAX_SHARE || linkTextLen(el) > len * PANEL_MAX_LINK_SHARE) return false;
+  if (len < PANEL_MIN_CHARS || len > total * PART_OF_PAGE || linkTextLen(el) > len * PANEL_MAX_LINK_SHARE) return false;
   if (el.querySelector("form, input, textarea, select, iframe")) return false;
   if (el.getAttribute("role") === "tabpanel") return true;
   const id = el.id;
@@ -109,13 +113,13 @@ export function cleanCopy(live: Element, copy: Element, view: Window, layout: bo
           }
         } else if (layout) {
           const pos = cs.position;
-          if (pos === "fixed" && !TABLE_PARTS.has(tag) && textLength(le) < total * 0.25) {
+          if (pos === "fixed" && !TABLE_PARTS.has(tag) && textLength(le) < total * PART_OF_PAGE) {
             drop = true;
             stats.overlays++;
-          } else if (pos === "sticky" && !TABLE_PARTS.has(tag) && textLength(le) < total * 0.25 && stickyChrome(le)) {
+          } else if (pos === "sticky" && !TABLE_PARTS.has(tag) && textLength(le) < total * PART_OF_PAGE && stickyChrome(le)) {
             drop = true;
             stats.overlays++;
-          } else if ((le.getAttribute("aria-modal") === "true" || /^(?:alert)?dialog$/.test(le.getAttribute("role") ?? "")) && textLength(le) < total * 0.25) {
+          } else if ((le.getAttribute("aria-modal") === "true" || /^(?:alert)?dialog$/.test(le.getAttribute("role") ?? "")) && textLength(le) < total * PART_OF_PAGE) {
             drop = true;
             stats.overlays++;
           } else if (pos === "absolute") {

@@ -48,13 +48,16 @@ function declaredTypes(doc: Document): string[] {
       /* a broken JSON-LD block says nothing */
     }
   }
-  const bodyText = doc.body ? textLen(doc.body) : 0;
+  let bodyText = -1; // measured once, and only for an item without the main heading
   for (const el of Array.from(doc.querySelectorAll("[itemscope][itemtype]")).slice(0, 20)) {
     // Only items not nested in another item: a review inside a product is not the page.
     if (el.parentElement?.closest("[itemscope]")) continue;
     // Nor a block that is not the page's subject (a testimonial marked up as a Review): the
     // item holds the main heading or a good part of the text.
-    if (!el.querySelector("h1") && el !== doc.body && el !== doc.documentElement && textLen(el) < bodyText * MICRODATA_MIN_SHARE) continue;
+    if (!el.querySelector("h1")) {
+      if (bodyText < 0) bodyText = doc.body ? textLen(doc.body) : 0;
+      if (textLen(el) < bodyText * MICRODATA_MIN_SHARE) continue;
+    }
     for (const t of (el.getAttribute("itemtype") ?? "").split(/\s+/)) if (t) out.push(t.replace(/^https?:\/\/schema\.org\//, ""));
   }
   return out;

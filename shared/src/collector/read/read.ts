@@ -97,7 +97,6 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean)
   try {
     clone = doc.cloneNode(true) as Document;
     if (strip && doc.body && clone.body && view) cleanCopy(doc.body, clone.body, view, true);
-    if (clone.body) markFurniture(clone.body);
   } catch {
     return readabilityAlone(doc, strip);
   }
@@ -107,6 +106,8 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean)
   try {
     region = mainRegion(clone);
     pageType = detectPageType(clone, region);
+    // Before either candidate is taken: the marks travel into both (furniture.ts).
+    if (clone.body) markFurniture(clone.body, pageType, keepCaptions);
     fallback = mainContent(clone, pageType !== "listing", region);
   } catch {
     fallback = null;
@@ -132,7 +133,7 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean)
   if (node) {
     try {
       prune(node, pageType === "listing");
-      dropFurniture(node, pageType, keepCaptions);
+      dropFurniture(node);
     } catch {
       /* the unpruned node stands */
     }
