@@ -10,14 +10,14 @@
 //
 // --sample N: a deterministic N pages of each corpus part (a quick run, said in the results).
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { startRun } from "../lib/results.mjs";
 import { besides, requireBesides, root, runTool, withServer } from "./corpus-tools.js";
 
 const corpora = besides("corpora/read");
 requireBesides("read-service", besides("tools/eval-read.mjs"), join(corpora, "aeb"), join(corpora, "wcxb-dev"));
 const holdout = join(root, "bench/quality/read-holdout.txt");
-const sampleArg = process.argv.indexOf("--sample");
-const sample = sampleArg > 0 ? Number(process.argv[sampleArg + 1]) : 0;
+const sample = Number(parseArgs({ options: { sample: { type: "string" } } }).values.sample ?? 0);
 const run = startRun("read-service", {
   title: "Read mode through the service (POST /v1/observe), scored by eval-read.mjs",
   ...(sample ? { quick: true } : {}),
@@ -36,22 +36,22 @@ interface Report {
   failures?: unknown[];
 }
 
-const parts: [string, string, string[]][] = [
-  ["AEB", "aeb", []],
-  ["wcxb-dev, tuning part", "wcxb-dev", ["--exclude-ids", holdout]],
-  ["wcxb-dev, held out", "wcxb-dev", ["--ids", holdout]],
-  ["Readability test pages", "readability", []],
+/** [figure id, row label, corpus folder, eval-read arguments] */
+const parts: [string, string, string, string[]][] = [
+  ["aeb", "AEB", "aeb", []],
+  ["wcxb_dev_tuning_part", "wcxb-dev, tuning part", "wcxb-dev", ["--exclude-ids", holdout]],
+  ["wcxb_dev_held_out", "wcxb-dev, held out", "wcxb-dev", ["--ids", holdout]],
+  ["readability_test_pages", "Readability test pages", "readability", []],
 ];
 const rows: unknown[][] = [];
 // The corpus pages are served on loopback, which the service refuses by default (SSRF policy).
 await withServer({ SIGHTLINE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" }, async (origin, key) => {
-  for (const [label, dir, extra] of parts) {
+  for (const [id, label, dir, extra] of parts) {
     const args = ["--base-url", origin, "--api-key", key, "--corpus", join(corpora, dir), "--format", "text", "--quiet", ...extra];
     if (sample) args.push("--sample", String(sample));
     const r = await runTool<Report>("eval-read.mjs", args);
     const s = r.summary;
     rows.push([label, s.n, s.f1 ?? null, s.precision ?? null, s.recall ?? null, s.title_exact ?? null, s.description_exact ?? null, r.failures?.length ?? 0]);
-    const id = label.replace(/[^a-z]+/gi, "_").replace(/_+$/, "").toLowerCase();
     if (s.f1 !== undefined) run.figure(`${id}_f1`, Number(s.f1.toFixed(3)));
     if (s.title_exact !== undefined) run.figure(`${id}_title_exact`, Number(s.title_exact.toFixed(3)));
   }
