@@ -185,6 +185,28 @@ describe("read() keeps a listing's items and names the page, not the site", () =
   });
 });
 
+describe("read() names the page, not the site", () => {
+  it("drops the site's name from the document title when the site says it (og:site_name, its address)", async () => {
+    const r = await readFixture("/collector/read/site-name.html", { format: "text" });
+    expect(r.title).toBe("Brewing with a moka pot");
+    expect(r.content).toContain("steam pressure");
+    // The same title at the start, or a site known only by its canonical address.
+    const retitle = async (title: string, head: string) => {
+      await fx.page.evaluate(([t, h]) => {
+        document.querySelectorAll('meta[property="og:site_name"], link[rel="canonical"]').forEach((e) => e.remove());
+        document.title = t!;
+        document.head.insertAdjacentHTML("beforeend", h!);
+      }, [title, head]);
+      return (await readIn(fx.page, { format: "text" })).title;
+    };
+    expect(await retitle("Harbour Coffee – Brewing with a moka pot", '<meta property="og:site_name" content="Harbour Coffee">')).toBe("Brewing with a moka pot");
+    expect(await retitle("Brewing with a moka pot - Harbour Coffee Co.", '<link rel="canonical" href="https://www.harbourcoffee.example/guides/moka">')).toBe("Brewing with a moka pot");
+    // A part that only looks like a name stays, and so does a brand in front of what the page is.
+    expect(await retitle("Moka pots | Guides", "")).toBe("Moka pots | Guides");
+    expect(await retitle("Harbour Coffee moka | Guides", '<meta property="og:site_name" content="Harbour Coffee">')).toBe("Harbour Coffee moka | Guides");
+  });
+});
+
 describe("read() tells sticky chrome from sticky content", () => {
   it("API reference: the sticky example panel is content, the sticky top bar is not", async () => {
     const r = await readFixture("/collector/read/api.html");

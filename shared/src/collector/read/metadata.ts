@@ -24,6 +24,8 @@ const WORDS = /[\p{L}\p{N}]+/gu;
 const words = (s: string): string[] => s.toLowerCase().match(WORDS) ?? [];
 /** Separators between a title's parts: the page's name and the site's. */
 const SEPARATOR = /\s+[|\-\u2013\u2014\u00b7\u2022/\u00bb>~]\s+|\s*[|\u2013\u2014\u00b7\u2022\u00bb]\s*/;
+/** The same, captured, so that a split keeps the separators between the parts. */
+const SEPARATOR_KEEP = new RegExp(`(${SEPARATOR.source})`);
 
 /**
  * The page's headline: its rendered <h1> (the first one inside `region` when there are several),
@@ -56,4 +58,64 @@ export function headline(doc: Document, regionOf: () => Element | null): string 
     if (parts.length > 1 && (site === low || site.startsWith(`${low}.`) || site.startsWith(`${low} `)) && parts.slice(0, -1).join(" ").length > low.length) return "";
   }
   return text;
+}
+
+/** Letters and digits only, lower-cased: "Ruggable US" and "ruggable.com" compare as names. */
+const bare = (s: string): string => words(s).join("");
+
+/**
+ * What the site calls itself: og:site_name, the web-app names, and the host's name without
+ * "www." and the top-level domain (from the page's address, its canonical link and og:url; a
+ * page read from a loopback or bare-IP address has none of its own).
+ */
+function siteNames(doc: Document): string[] {
+  const names = [
+    meta(doc, 'meta[property="og:site_name" i]'),
+    meta(doc, 'meta[name="application-name" i]'),
+    meta(doc, 'meta[name="apple-mobile-web-app-title" i]'),
+  ];
+  const addresses = [doc.location?.href ?? "", doc.querySelector('link[rel="canonical" i]')?.getAttribute("href") ?? "", meta(doc, 'meta[property="og:url" i]')];
+  for (const a of addresses) {
+    try {
+      const host = new URL(a, doc.baseURI).hostname;
+      if (!host || /^[\d.]+$|^\[|^localhost$/.test(host)) continue;
+      const labels = host.replace(/^www\d*\./, "").split(".");
+      // "shop.example.co.uk" -> "example": the longest label but the last (the top-level domain).
+      const name = labels.slice(0, -1).sort((x, y) => y.length - x.length)[0];
+      if (name) names.push(name);
+    } catch {
+      /* not an address */
+    }
+  }
+  return names.map(bare).filter((n) => n.length >= 3);
+}
+
+/**
+ * A title part that names the site: one of its names, or a piece of one. At the title's end a
+ * few words that hold a name count too ("Ruggable US" for ruggable.com); at its start, where
+ * titles put a brand before what the page is ("Postman: The API Platform | Sign Up"), they do not.
+ */
+function namesSite(part: string, sites: string[], atEnd: boolean): boolean {
+  const p = bare(part);
+  if (p.length < 3) return false;
+  const few = words(part).length <= 4;
+  return sites.some((s) => p === s || (p.length >= 4 && s.includes(p)) || (atEnd && few && s.length >= 4 && p.includes(s)));
+}
+
+/**
+ * `title` without the site's name at its end or start ("Catering Tips | Cookshack" with
+ * cookshack.com: "Catering Tips"), when the site says what it is called (og:site_name, its
+ * host). A part that only looks like a site name stays: "Getting started | Install" keeps both.
+ */
+export function withoutSiteName(doc: Document, title: string): string {
+  const parts = title.split(SEPARATOR_KEEP);
+  // parts alternate text and separator: [text, sep, text, sep, text]
+  if (parts.length < 3) return title;
+  const sites = siteNames(doc);
+  if (!sites.length) return title;
+  if (namesSite(parts[parts.length - 1]!, sites, true)) parts.splice(-2, 2);
+  else if (namesSite(parts[0]!, sites, false)) parts.splice(0, 2);
+  else return title;
+  const rest = parts.join("").trim();
+  return words(rest).length ? rest : title;
 }

@@ -8,7 +8,7 @@ import { cleanCopy } from "./live-clean.js";
 import { mainContent, mainRegion } from "./main-content.js";
 import { detectPageType, type PageType } from "./page-type.js";
 import { languageOf, toMarkdown } from "./markdown.js";
-import { headline, metaDescription, metaTitle } from "./metadata.js";
+import { headline, metaDescription, metaTitle, withoutSiteName } from "./metadata.js";
 import { dropFurniture, markFurniture } from "./furniture.js";
 import { prune } from "./prune.js";
 import { toText } from "./to-text.js";
@@ -151,8 +151,12 @@ export function readSync(options: ReadOptions = {}): ReadResult {
     content = content.slice(0, options.contentLimit);
   }
   return {
-    // Readability alone keeps its own title; the full read prefers the page's headline.
-    title: (options.fallback !== false && headline(doc, () => mainRegion(doc))) || c.r?.title || metaTitle(doc),
+    // Readability alone keeps its own title; the full read prefers the page's headline, then
+    // the document's title without the site's name.
+    title:
+      options.fallback === false
+        ? c.r?.title || metaTitle(doc)
+        : headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || metaTitle(doc)),
     description: c.r?.excerpt || metaDescription(doc),
     content,
     extractor: c.extractor,
