@@ -270,7 +270,7 @@ async function inPage(args) {
     // build's faster time kept (a garbage collection falls on one call or another), so that
     // neither gains from its place.
     const [r] = await time(() => cur.read({ format: "text" }));
-    out.sightline = { text: r.content, title: r.title, description: r.description, extractor: r.extractor, page_type: r.page_type };
+    out.sightline = { text: r.content, title: r.title, description: r.description, extractor: r.extractor, page_type: r.page_type, stats: r.stats };
     if (base) {
       const [b] = await time(() => base.read({ format: "text" }));
       out.baseline = { text: b.content, title: b.title, description: b.description };
@@ -524,7 +524,7 @@ if (opt["pages-out"]) {
       const o = outOf(i, e);
       s[e] = p.corpus === "aeb" ? aebPage(p.truth, o.text) : p.corpus === "wcxb-dev" ? wordPage(p.truth, o.text) : { title: o.title === p.title, description: o.description === p.excerpt };
     }
-    return { corpus: p.corpus, id: p.id, type: p.type, lang: r.lang, error: r.error, extractor: r.sightline?.extractor, page_type: r.sightline?.page_type, ms: r.ms, scores: s,
+    return { corpus: p.corpus, id: p.id, type: p.type, lang: r.lang, error: r.error, extractor: r.sightline?.extractor, page_type: r.sightline?.page_type, stats: r.sightline?.stats, ms: r.ms, scores: s,
       title: r.sightline?.title, chars: Object.fromEntries(ex.map((e) => [e, outOf(i, e).text.length])) };
   }).filter(Boolean);
   writeFileSync(resolve(opt["pages-out"]), JSON.stringify(rows, null, 1));
