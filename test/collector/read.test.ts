@@ -92,6 +92,21 @@ describe("read() keeps the story and drops what the live page overlays or surrou
     expect(withCaptions.content).not.toContain("By Marta Quell");
   });
 
+  it("the author's box under an article goes, found by its name or by its heading", async () => {
+    const r = await readFixture("/collector/read/furniture.html", { format: "text" });
+    expect(r.content).toContain("waiting rooms open overnight");
+    expect(r.content).not.toContain("has covered transport");
+    await fx.page.evaluate(() => {
+      const box = document.querySelector(".authorBio")!;
+      box.className = "panel";
+      box.insertAdjacentHTML("afterbegin", "<h3>About the author</h3>");
+    });
+    const byHeading = await readIn(fx.page, { format: "text" });
+    expect(byHeading.content).toContain("waiting rooms open overnight");
+    expect(byHeading.content).not.toContain("has covered transport");
+    expect(byHeading.content).not.toContain("About the author");
+  });
+
   it("a page that is not an article keeps its captions: they name the people on a team page", async () => {
     const r = await readFixture("/collector/read/team.html", { format: "text" });
     // A testimonial marked up as a schema.org Review does not make the page a review article.
@@ -238,5 +253,9 @@ describe("read() on a thread keeps the replies Readability leaves out", () => {
       expect(r.content, reply).toContain(reply);
     }
     for (const junk of ["Vegetables", "Members", "Forum rules"]) expect(r.content, junk).not.toContain(junk);
+    // Who wrote each post stays; the post counts, numbers and buttons do not.
+    expect(r.content).toContain("hedgehog_ann");
+    expect(r.content).toContain("Fitting them took 20 minutes a sheet.");
+    for (const chrome of ["1,204 posts", "Joined 2011", "#2", "Posts: 1204", "Quote", "Select all"]) expect(r.content, chrome).not.toContain(chrome);
   });
 });

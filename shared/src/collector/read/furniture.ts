@@ -1,5 +1,6 @@
 // Article furniture: what sits around an article's text without being part of it. Photo
-// captions and credits, bylines and datelines, promos for other stories. A reader skips them,
+// captions and credits, bylines and datelines, promos for other stories, the author's box; on
+// a thread, each post's counts and buttons. A reader skips them,
 // trafilatura drops them by default, and the hand-marked main content of the read benchmarks
 // leaves them out (AEB and wcxb-dev keep about one figure caption in ten). Captions and bylines
 // are found by name on the cleaned copy, where class names still exist (Readability's output has
@@ -18,6 +19,13 @@ const BYLINE_NAME =
   /(?:^|[\s_-])(?:byline|by-?line|dateline|timestamp|published-?date|post-?date|posted-?on|entry-meta|post-meta|article-meta|article-info)(?:$|[\s_-])/i;
 /** Furniture is short: a long block named "caption" is somebody's content. */
 const MAX_CHARS = 300;
+/** The author's box under an article ("About the author", a photo and a paragraph of bio), by class or id. */
+const AUTHOR_BOX_NAME =
+  /(?:^|[\s_-])(?:author-?(?:bio|box|info|card|about|description|details|profile|block|wrap(?:per)?)|about-?(?:the-?)?author|bio-?box|writer-?bio|contributor-?bio)(?:$|[\s_-])/i;
+/** The same box found by its heading. */
+const AUTHOR_BOX_HEADING = /^(?:about (?:the )?(?:author|writer|contributor)s?|über (?:den|die) autor(?:in)?|à propos de l'auteur|sobre (?:el|o) autor|sull'autore)\W*$/i;
+/** A bio is a few paragraphs: a longer block with that name holds more than the author. */
+const AUTHOR_BOX_MAX_CHARS = 1500;
 
 /** Class and id, camelCase split into words ("newsCaption" is a caption). */
 function nameOf(el: Element): string {
@@ -51,6 +59,38 @@ function mark(el: Element, kind: string): void {
   }
 }
 
+/**
+ * A thread's per-post chrome, in a block of its own: counts and post numbers ("5,421", "#3",
+ * "Posts: 9179", "8,415 posts · Joined 2008"), the software's buttons and labels ("Reply 2",
+ * "Quote", "Code: Select all", "Click to expand...") and edit notes ("wrote on last edited by").
+ * The posts and who wrote them stay.
+ */
+const POST_CHROME = new RegExp(
+  [
+    String.raw`^[#№]?\d[\d.,\s]*[kKmM]?\+?$`,
+    String.raw`^#\d+\b.{0,40}$`,
+    String.raw`^(?:posts|messages|joined|reputation|reactions?(?: score)?|likes?(?: received)?|points|karma|solutions?|registered|member since|threads)\s*:?\s*[\d.,]+[kKmM]?$`,
+    String.raw`^[\d.,]+[kKmM]?\s+(?:posts|messages|reactions|likes)\b.{0,40}$`,
+    String.raw`^(?:reply|quote|report|share|like|permalink|multi-?quote|code:\s*select all|select all|click to (?:expand|shrink)\W*|scroll to see replies)\s*\d*$`,
+    String.raw`^wrote on\b.{0,60}$|^last edited by\b.{0,60}$`,
+  ].join("|"),
+  "i",
+);
+const POST_CHROME_MAX_CHARS = 60;
+
+/** On a thread: marks the per-post chrome (POST_CHROME), leaf blocks only. */
+function markPostChrome(root: Element): void {
+  for (const el of Array.from(root.querySelectorAll("p, div, span, li, dd, dt, a, button, small, time"))) {
+    if (el.hasAttribute(MARK) || el.querySelector("p, div, li, pre, blockquote, table")) continue;
+    const text = squash(el.textContent ?? "");
+    if (!text || text.length > POST_CHROME_MAX_CHARS || !POST_CHROME.test(text)) continue;
+    // On a line of its own, outside tables: "20" in "I waited 20 minutes" or in a post's table is the post's.
+    if (el.closest("table")) continue;
+    if (el.parentElement && Array.from(el.parentElement.childNodes).some((n) => n.nodeType === 3 && (n.nodeValue ?? "").trim())) continue;
+    mark(el, "post-chrome");
+  }
+}
+
 /** Page types whose captions are furniture: elsewhere a caption is a team member, a slide, a card. */
 const CAPTIONED_TEXT: ReadonlySet<PageType> = new Set(["article", "documentation"]);
 
@@ -63,6 +103,8 @@ const CAPTIONED_TEXT: ReadonlySet<PageType> = new Set(["article", "documentation
  */
 export function markFurniture(root: Element, pageType: PageType, keepCaptions: boolean): void {
   if (pageType === "listing") return;
+  if (pageType === "article") markAuthorBoxes(root);
+  if (pageType === "forum") markPostChrome(root);
   const captions = !keepCaptions && CAPTIONED_TEXT.has(pageType);
   const bylines = pageType !== "forum";
   if (!captions && !bylines) return;
@@ -86,6 +128,36 @@ export function markFurniture(root: Element, pageType: PageType, keepCaptions: b
     if (el.hasAttribute(MARK) || el.querySelector("p, div, li, h1, h2, h3, h4, h5, h6")) continue;
     const text = squash(el.textContent ?? "");
     if (text.length && text.length <= WORDED_MAX_CHARS && (DATELINE.test(text) || BYLINE.test(text))) mark(el, "byline");
+  }
+}
+
+/**
+ * The author's box on an article: a block named for it (author-bio, about-author…) or led by an
+ * "About the author" heading, short beside the page. Who wrote the article is furniture to its
+ * text like the byline; trafilatura and the benchmarks' marked content leave it out.
+ */
+function markAuthorBoxes(root: Element): void {
+  const total = textLen(root);
+  const small = (el: Element, len = textLen(el)) => len <= AUTHOR_BOX_MAX_CHARS && len < total * 0.3 && !el.querySelector("h1");
+  for (const el of Array.from(root.querySelectorAll("[class], [id]"))) {
+    const tag = el.localName;
+    if (tag === "body" || tag === "main" || tag === "article" || el.hasAttribute(MARK)) continue;
+    const name = nameOf(el);
+    if (name.length >= 6 && AUTHOR_BOX_NAME.test(name) && small(el)) mark(el, "author");
+  }
+  for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6, p, strong, b, span, div"))) {
+    if (h.hasAttribute(MARK) || h.children.length > 1) continue;
+    const text = squash(h.textContent ?? "");
+    if (!text || text.length > 40 || !AUTHOR_BOX_HEADING.test(text)) continue;
+    // The heading's box when the heading leads it, else the heading and the block after it.
+    let box: Element = h;
+    while (box.parentElement && box.parentElement !== root && squash(box.parentElement.textContent ?? "").startsWith(text) && small(box.parentElement)) box = box.parentElement;
+    if (box !== h) mark(box, "author");
+    else {
+      const next = h.nextElementSibling;
+      mark(h, "author");
+      if (next && small(next)) mark(next, "author");
+    }
   }
 }
 
