@@ -222,6 +222,15 @@ describe("read() names the page, not the site", () => {
   });
 });
 
+describe("read() leaves the site's menu out", () => {
+  it("an open menu (no style sheet) inside the container Readability takes does not become the text", async () => {
+    const r = await readFixture("/collector/read/open-menu.html", { format: "text" });
+    expect(r.content).toContain("A daylight LED panel for interviews");
+    expect(r.content).toContain("$129.00");
+    for (const item of ["Cameras", "Tripods", "Batteries"]) expect(r.content, item).not.toContain(item);
+  });
+});
+
 describe("read() tells sticky chrome from sticky content", () => {
   it("API reference: the sticky example panel is content, the sticky top bar is not", async () => {
     const r = await readFixture("/collector/read/api.html");

@@ -91,6 +91,24 @@ function markPostChrome(root: Element): void {
   }
 }
 
+/** Navigation landmarks: the main-content candidate leaves them out, Readability keeps them. */
+const NAVIGATION = 'nav, [role="navigation"], [role="menubar"]';
+/** A navigation landmark is a menu when this share of its text or more is links. */
+const MENU_LINK_SHARE = 0.5;
+
+/**
+ * The site's menus: a link-heavy <nav> or navigation landmark, whatever its size. Readability
+ * keeps a menu when it takes a container around it (a page whose style sheets did not load
+ * shows its mega-menu open) and renames it to a <div> on the way, so it is marked here.
+ */
+function markMenus(root: Element): void {
+  for (const nav of Array.from(root.querySelectorAll(NAVIGATION))) {
+    if (nav.hasAttribute(MARK)) continue;
+    const len = textLen(nav);
+    if (len && linkTextLen(nav) >= len * MENU_LINK_SHARE) mark(nav, "menu");
+  }
+}
+
 /** Page types whose captions are furniture: elsewhere a caption is a team member, a slide, a card. */
 const CAPTIONED_TEXT: ReadonlySet<PageType> = new Set(["article", "documentation"]);
 
@@ -102,6 +120,7 @@ const CAPTIONED_TEXT: ReadonlySet<PageType> = new Set(["article", "documentation
  * listings.
  */
 export function markFurniture(root: Element, pageType: PageType, keepCaptions: boolean): void {
+  markMenus(root);
   if (pageType === "listing") return;
   if (pageType === "article") markAuthorBoxes(root);
   if (pageType === "forum") markPostChrome(root);
