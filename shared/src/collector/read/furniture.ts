@@ -165,7 +165,9 @@ function markAuthorBoxes(root: Element): void {
     if (name.length >= 6 && AUTHOR_BOX_NAME.test(name) && small(el)) mark(el, "author");
   }
   for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6, p, strong, b, span, div"))) {
-    if (h.hasAttribute(MARK) || h.children.length > 1) continue;
+    // A heading's words, at most wrapped once in <strong>/<b>/<span>: not a wrapper's whole text.
+    const only = h.firstElementChild;
+    if (h.hasAttribute(MARK) || h.childElementCount > 1 || (only && !/^(?:strong|b|span)$/.test(only.localName))) continue;
     const text = squash(h.textContent ?? "");
     if (!text || text.length > 40 || !AUTHOR_BOX_HEADING.test(text)) continue;
     // The heading's box when the heading leads it, else the heading and the block after it.
