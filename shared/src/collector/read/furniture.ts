@@ -1,6 +1,6 @@
 // Article furniture: what sits around an article's text without being part of it. Photo
 // captions and credits, bylines and datelines, promos for other stories, the author's box; on
-// a thread, each post's counts and buttons. A reader skips them,
+// a thread, each post's counts and buttons; on any page, the site's menus. A reader skips them,
 // trafilatura drops them by default, and the hand-marked main content of the read benchmarks
 // leaves them out (AEB and wcxb-dev keep about one figure caption in ten). Captions and bylines
 // are found by name on the cleaned copy, where class names still exist (Readability's output has
