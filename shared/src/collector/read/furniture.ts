@@ -113,26 +113,49 @@ function markMenus(root: Element): void {
 const CAPTIONED_TEXT: ReadonlySet<PageType> = new Set(["article", "documentation"]);
 
 /**
- * On the cleaned copy, before the candidates: marks what the chosen content will drop. Captions
- * and credits on articles and documentation only (on a landing page, a product or a listing a
- * caption names a person, a slide or an item), unless the caller keeps them; bylines and
- * datelines except on threads (who wrote each post, and when, is part of a thread); nothing on
- * listings.
+ * On the cleaned copy, before the candidates: marks what the chosen content will drop. Site
+ * menus on every page; nothing else on listings. Captions and credits on articles and
+ * documentation only (on a landing page, a product or a listing a caption names a person, a
+ * slide or an item), unless the caller keeps them; the author's box on articles; bylines and
+ * datelines except on threads (who wrote each post, and when, is part of a thread), where the
+ * per-post chrome goes instead.
  */
 export function markFurniture(root: Element, pageType: PageType, keepCaptions: boolean): void {
   markMenus(root);
   if (pageType === "listing") return;
-  if (pageType === "article") markAuthorBoxes(root);
-  if (pageType === "forum") markPostChrome(root);
   const captions = !keepCaptions && CAPTIONED_TEXT.has(pageType);
   const bylines = pageType !== "forum";
-  if (!captions && !bylines) return;
+  const authorBox = pageType === "article" ? authorBoxTest(root) : null;
   if (captions) root.querySelectorAll("figcaption").forEach((c) => mark(c, "caption"));
+  markByName(root, captions, bylines, authorBox);
+  if (authorBox) markAuthorHeadings(root, authorBox);
+  if (pageType === "forum") markPostChrome(root);
+  if (bylines) markWordedBylines(root);
+}
+
+/** Is `el` short enough to be an author's box: a few paragraphs, a small part of the page, no <h1>? */
+function authorBoxTest(root: Element): (el: Element) => boolean {
+  let total = -1; // the page's text, measured once and only when a candidate turns up
+  return (el) => {
+    const len = textLen(el);
+    if (len > AUTHOR_BOX_MAX_CHARS || el.querySelector("h1")) return false;
+    if (total < 0) total = textLen(root);
+    return len < total * 0.3;
+  };
+}
+
+/** One pass over the named blocks: captions and credits, bylines and datelines, the author's box. */
+function markByName(root: Element, captions: boolean, bylines: boolean, authorBox: ((el: Element) => boolean) | null): void {
+  if (!captions && !bylines && !authorBox) return;
   for (const el of Array.from(root.querySelectorAll("[class], [id]"))) {
     const tag = el.localName;
     if (tag === "body" || tag === "main" || tag === "article" || el.hasAttribute(MARK)) continue;
     const name = nameOf(el);
     if (name.length < 3) continue;
+    if (authorBox && AUTHOR_BOX_NAME.test(name) && authorBox(el)) {
+      mark(el, "author");
+      continue;
+    }
     const kind = captions && CAPTION_NAME.test(name) ? "caption" : bylines && BYLINE_NAME.test(name) ? "byline" : null;
     if (!kind) continue;
     const len = textLen(el);
@@ -141,8 +164,10 @@ export function markFurniture(root: Element, pageType: PageType, keepCaptions: b
     if (kind === "caption" && len && linkTextLen(el) / len > 0.5) continue;
     mark(el, kind);
   }
-  if (!bylines) return;
-  // Blocks only: "by Example Ltd" inside a sentence is part of it.
+}
+
+/** Bylines and datelines said in words, in blocks of their own: "by Example Ltd" inside a sentence is part of it. */
+function markWordedBylines(root: Element): void {
   for (const el of Array.from(root.querySelectorAll("p, div"))) {
     if (el.hasAttribute(MARK) || el.querySelector("p, div, li, h1, h2, h3, h4, h5, h6")) continue;
     const text = squash(el.textContent ?? "");
@@ -151,19 +176,11 @@ export function markFurniture(root: Element, pageType: PageType, keepCaptions: b
 }
 
 /**
- * The author's box on an article: a block named for it (author-bio, about-author…) or led by an
- * "About the author" heading, short beside the page. Who wrote the article is furniture to its
- * text like the byline; trafilatura and the benchmarks' marked content leave it out.
+ * The author's box found by its "About the author" heading (markByName finds it by its name).
+ * Who wrote the article is furniture to its text like the byline; trafilatura and the
+ * benchmarks' marked content leave it out.
  */
-function markAuthorBoxes(root: Element): void {
-  const total = textLen(root);
-  const small = (el: Element, len = textLen(el)) => len <= AUTHOR_BOX_MAX_CHARS && len < total * 0.3 && !el.querySelector("h1");
-  for (const el of Array.from(root.querySelectorAll("[class], [id]"))) {
-    const tag = el.localName;
-    if (tag === "body" || tag === "main" || tag === "article" || el.hasAttribute(MARK)) continue;
-    const name = nameOf(el);
-    if (name.length >= 6 && AUTHOR_BOX_NAME.test(name) && small(el)) mark(el, "author");
-  }
+function markAuthorHeadings(root: Element, authorBox: (el: Element) => boolean): void {
   for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6, p, strong, b, span, div"))) {
     // A heading's words, at most wrapped once in <strong>/<b>/<span>: not a wrapper's whole text.
     const only = h.firstElementChild;
@@ -172,12 +189,12 @@ function markAuthorBoxes(root: Element): void {
     if (!text || text.length > 40 || !AUTHOR_BOX_HEADING.test(text)) continue;
     // The heading's box when the heading leads it, else the heading and the block after it.
     let box: Element = h;
-    while (box.parentElement && box.parentElement !== root && squash(box.parentElement.textContent ?? "").startsWith(text) && small(box.parentElement)) box = box.parentElement;
+    while (box.parentElement && box.parentElement !== root && squash(box.parentElement.textContent ?? "").startsWith(text) && authorBox(box.parentElement)) box = box.parentElement;
     if (box !== h) mark(box, "author");
     else {
       const next = h.nextElementSibling;
       mark(h, "author");
-      if (next && small(next)) mark(next, "author");
+      if (next && authorBox(next)) mark(next, "author");
     }
   }
 }
