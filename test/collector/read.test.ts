@@ -268,3 +268,30 @@ describe("read() on a thread keeps the replies Readability leaves out", () => {
     for (const chrome of ["1,204 posts", "Joined 2011", "#2", "Posts: 1204", "Quote", "Select all"]) expect(r.content, chrome).not.toContain(chrome);
   });
 });
+
+describe("read() completes an article Readability took part of", () => {
+  it("cards between the intro and the outro are kept; a box of links between them and the comments after are not", async () => {
+    const alone = await readFixture("/collector/read/plant-grid.html", { format: "text", fallback: false });
+    // Readability weighs the grid's class name against it and keeps only the intro and outro.
+    expect(alone.content).not.toContain("Cast-iron plant");
+    const r = await readIn(fx.page, { format: "text" });
+    expect(r.content).toContain("A few foliage plants, though, evolved");
+    for (const card of ["Snake plant", "ZZ plant", "coal smoke", "Heartleaf philodendron", "hides the pot entirely"]) {
+      expect(r.content, card).toContain(card);
+    }
+    expect(r.content).toContain("turn the pot a quarter every week");
+    for (const junk of ["Trending", "cold frame", "3 comments", "two-month trip", "peace lily"]) expect(r.content, junk).not.toContain(junk);
+  });
+});
+
+describe("read() completes a report Readability took one section of", () => {
+  it("every section of a run of like sections is kept", async () => {
+    const alone = await readFixture("/collector/read/report-sections.html", { format: "text", fallback: false });
+    expect(alone.content).not.toContain("alternative code generator");
+    const r = await readIn(fx.page, { format: "text" });
+    for (const t of ["What is this project?", "alternative code generator", "Backend patches", "Wide integers", "pair of 64-bit halves", "older hardware", "State of the test suite", "91 to 96 percent", "Build times", "continuous integration machines"]) {
+      expect(r.content, t).toContain(t);
+    }
+    for (const junk of ["Archive", "Written by the maintainers"]) expect(r.content, junk).not.toContain(junk);
+  });
+});

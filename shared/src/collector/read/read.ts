@@ -11,6 +11,7 @@ import { languageOf, toMarkdown } from "./markdown.js";
 import { headline, metaDescription, metaTitle, withoutSiteName } from "./metadata.js";
 import { dropFurniture, markFurniture } from "./furniture.js";
 import { prune } from "./prune.js";
+import { completeArticle } from "./complete.js";
 import { toText } from "./to-text.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
@@ -128,6 +129,14 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean)
     if (fallback && fLen > rLen) {
       node = fallback;
       extractor = "main-content";
+    }
+  }
+  if (node && extractor === "readability" && fallback) {
+    try {
+      const whole = completeArticle(node, fallback);
+      if (whole) node = whole;
+    } catch {
+      /* Readability's content stands */
     }
   }
   if (node) {
