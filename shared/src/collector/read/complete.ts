@@ -78,31 +78,25 @@ function likeSiblings(x: Element): Element[] {
   return Array.from(parent.children).filter((s) => s !== x && signature(s) === sig && !s.querySelector("h1") && proseIn(s) > 0);
 }
 
-/**
- * The main-content candidate `full` cut to the article Readability found part of, or null when
- * Readability's `kept` content is the article (it holds most of the candidate, or completing it
- * would add little prose).
- */
-export function completeArticle(kept: Element, full: Element): Element | null {
-  const keptLen = textLen(kept);
-  const fullLen = textLen(full);
-  if (!keptLen || keptLen >= fullLen * MAX_SHARE) return null;
+/** Keys of the blocks Readability kept (their text's first characters). */
+function keysOf(kept: Element): Set<string> {
   const keys = new Set<string>();
   for (const b of Array.from(kept.querySelectorAll(BLOCKS))) {
     const k = key(b);
     if (k.length >= MIN_KEY_CHARS) keys.add(k);
   }
-  // The blocks of the candidate Readability kept, in document order.
-  const covered = Array.from(full.querySelectorAll(BLOCKS)).filter((b) => {
-    const k = key(b);
-    return k.length >= MIN_KEY_CHARS && keys.has(k);
-  });
-  if (!covered.length) return null;
-  let first: Element = covered[0]!;
-  let last: Element = covered[covered.length - 1]!;
-  let top = covered.reduce(commonAncestor, first);
-  // The run Readability took part of: like children of the blocks' common ancestor, then like
-  // siblings of it and of its ancestors.
+  return keys;
+}
+
+/**
+ * The span of the article in `full`: from the first to the last block Readability kept, widened
+ * to the run of like blocks it took part of (like children of the blocks' common ancestor, then
+ * like siblings of it and of its ancestors). The like siblings taken are marked with RUN_MARK.
+ */
+function articleSpan(covered: Element[], full: Element): [Element, Element] {
+  let first = covered[0]!;
+  let last = covered[covered.length - 1]!;
+  const top = covered.reduce(commonAncestor, first);
   const holders = new Set<Element>();
   for (const b of covered) {
     let c: Element = b;
@@ -122,9 +116,12 @@ export function completeArticle(kept: Element, full: Element): Element | null {
     if (x.localName === "article" || x.localName === "main" || x.getAttribute("role") === "main") break;
     extend(likeSiblings(x));
   }
-  top = commonAncestor(first, last);
-  const out = top.cloneNode(true) as Element;
-  // Cut the copy to [first, last]: drop what lies wholly before `first` or after `last`.
+  return [first, last];
+}
+
+/** A copy of the common ancestor of `first` and `last` without what lies wholly before `first` or after `last`. */
+function copySpan(first: Element, last: Element): Element {
+  const top = commonAncestor(first, last);
   const path = (target: Element): number[] => {
     const idx: number[] = [];
     for (let x: Element = target; x !== top; x = x.parentElement!) idx.unshift(Array.prototype.indexOf.call(x.parentNode!.childNodes, x));
@@ -134,30 +131,41 @@ export function completeArticle(kept: Element, full: Element): Element | null {
     let node: Node = root;
     for (const i of idx) {
       const kids = Array.from(node.childNodes);
-      const drop = side === "before" ? kids.slice(0, i) : kids.slice(i + 1);
-      for (const k of drop) node.removeChild(k);
+      for (const k of side === "before" ? kids.slice(0, i) : kids.slice(i + 1)) node.removeChild(k);
       node = node.childNodes[side === "before" ? 0 : node.childNodes.length - 1]!;
     }
   };
   const firstPath = path(first);
   const lastPath = path(last);
+  const out = top.cloneNode(true) as Element;
   trim(out, lastPath, "after");
   trim(out, firstPath, "before");
-  for (const el of Array.from(full.querySelectorAll(`[${RUN_MARK}]`))) el.removeAttribute(RUN_MARK);
-  // Between the blocks Readability kept, what it left besides prose it was right to leave: a
-  // box of links set between the paragraphs ("Trending", "More on this") goes. The blocks of
-  // the run it never looked at keep their lists of links (a changelog's list of patches).
+  return out;
+}
+
+/**
+ * Between the blocks Readability kept, what it left besides prose it was right to leave: a box
+ * of links set between the paragraphs ("Trending", "More on this") goes. The blocks of the run
+ * it never looked at (RUN_MARK) keep their lists of links (a changelog's list of patches).
+ */
+function dropLinkBoxes(out: Element, keys: Set<string>): void {
   for (const el of Array.from(out.querySelectorAll("div, section, figure, aside, ul, ol, table, p"))) {
     if (!out.contains(el) || el.closest(`[${RUN_MARK}]`)) continue;
     const len = textLen(el);
     if (!len || linkTextLen(el) < len * LINKS_MAX_SHARE) continue;
+    // A box around blocks Readability kept stays; a paragraph of links goes even when it kept
+    // one ("Read more: …"), as in prune.ts.
     if (Array.from(el.querySelectorAll(BLOCKS)).some((b) => keys.has(key(b)))) continue;
     el.remove();
   }
-  for (const el of Array.from(out.querySelectorAll(`[${RUN_MARK}]`))) el.removeAttribute(RUN_MARK);
-  // The completion holds Readability's prose: a paragraph of Readability's that the candidate
-  // left out as boilerplate (or that lies outside the span) means the two disagree, and
-  // Readability's content stands. Short blocks may go (a promo line, a caption, a byline).
+}
+
+/**
+ * The completion holds Readability's prose: a paragraph of Readability's that the candidate
+ * left out as boilerplate (or that lies outside the span) means the two disagree, and
+ * Readability's content stands. Short blocks may go (a promo line, a caption, a byline).
+ */
+function holdsKeptProse(out: Element, kept: Element): boolean {
   const outKeys = new Set(Array.from(out.querySelectorAll(BLOCKS), key));
   let prose = 0;
   let found = 0;
@@ -166,7 +174,27 @@ export function completeArticle(kept: Element, full: Element): Element | null {
     prose += len;
     if (len && outKeys.has(key(b))) found += len;
   }
-  if (found < prose * MIN_KEPT_FOUND) return null;
+  return found >= prose * MIN_KEPT_FOUND;
+}
+
+/**
+ * The main-content candidate `full` cut to the article Readability found part of, or null when
+ * Readability's `kept` content is the article (it holds most of the candidate, or completing it
+ * would add little prose).
+ */
+export function completeArticle(kept: Element, full: Element): Element | null {
+  const keptLen = textLen(kept);
+  if (!keptLen || keptLen >= textLen(full) * MAX_SHARE) return null;
+  const keys = keysOf(kept);
+  // The blocks of the candidate Readability kept, in document order.
+  const covered = Array.from(full.querySelectorAll(BLOCKS)).filter((b) => keys.has(key(b)));
+  if (!covered.length) return null;
+  const [first, last] = articleSpan(covered, full);
+  const out = copySpan(first, last);
+  for (const el of Array.from(full.querySelectorAll(`[${RUN_MARK}]`))) el.removeAttribute(RUN_MARK);
+  dropLinkBoxes(out, keys);
+  for (const el of Array.from(out.querySelectorAll(`[${RUN_MARK}]`))) el.removeAttribute(RUN_MARK);
+  if (!holdsKeptProse(out, kept)) return null;
   const added = proseIn(out) - proseIn(kept);
   if (added < MIN_ADDED_CHARS || added < keptLen * MIN_ADDED_SHARE) return null;
   return out;
