@@ -10,7 +10,7 @@
 //     or rows of the run it took one of.
 // Comments and "more stories" after the article are neither, and stay out.
 import { squash } from "../text.js";
-import { linkTextLen, textLen } from "./main-content.js";
+import { linkTextLen, proseLength, textLen } from "./main-content.js";
 
 /** Readability keeps at most this share of the main-content candidate's text for a completion to be tried… */
 const MAX_SHARE = 0.5;
@@ -34,21 +34,15 @@ function key(el: Element): string {
   return squash(el.textContent ?? "").slice(0, KEY_CHARS);
 }
 
-/** Running text: a block of some length, not mostly links. */
-function proseLen(el: Element): number {
-  const len = textLen(el);
-  return len >= 80 && linkTextLen(el) < len * 0.5 ? len : 0;
-}
-
 const PROSE_BLOCKS = new Set(["p", "pre", "blockquote"]);
 
 /** Prose held in the outermost paragraphs, quotes and code blocks of `el`. */
 function proseIn(el: Element): number {
-  if (PROSE_BLOCKS.has(el.localName)) return proseLen(el);
+  if (PROSE_BLOCKS.has(el.localName)) return proseLength(el);
   let n = 0;
   for (const b of Array.from(el.querySelectorAll("p, pre, blockquote"))) {
     const outer = b.parentElement?.closest("p, pre, blockquote");
-    if (!outer || !el.contains(outer)) n += proseLen(b);
+    if (!outer || !el.contains(outer)) n += proseLength(b);
   }
   return n;
 }
@@ -170,7 +164,7 @@ function holdsKeptProse(out: Element, kept: Element): boolean {
   let prose = 0;
   let found = 0;
   for (const b of Array.from(kept.querySelectorAll("p, pre, blockquote"))) {
-    const len = proseLen(b);
+    const len = proseLength(b);
     prose += len;
     if (len && outKeys.has(key(b))) found += len;
   }
@@ -180,11 +174,11 @@ function holdsKeptProse(out: Element, kept: Element): boolean {
 /**
  * The main-content candidate `full` cut to the article Readability found part of, or null when
  * Readability's `kept` content is the article (it holds most of the candidate, or completing it
- * would add little prose).
+ * would add little prose). `keptLen` and `fullLen` are their text lengths, which the caller has
+ * measured to compare them (the whole candidate's text is not read again on every article).
  */
-export function completeArticle(kept: Element, full: Element): Element | null {
-  const keptLen = textLen(kept);
-  if (!keptLen || keptLen >= textLen(full) * MAX_SHARE) return null;
+export function completeArticle(kept: Element, full: Element, keptLen: number, fullLen: number): Element | null {
+  if (!keptLen || keptLen >= fullLen * MAX_SHARE) return null;
   const keys = keysOf(kept);
   // The blocks of the candidate Readability kept, in document order.
   const covered = Array.from(full.querySelectorAll(BLOCKS)).filter((b) => keys.has(key(b)));

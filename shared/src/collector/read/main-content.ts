@@ -91,10 +91,10 @@ export function boilerplateLinkLists(root: Element): Element[] {
   return sum > total * LINK_LISTS_MAX_TOTAL ? [] : out;
 }
 
-/** A block of running text: a paragraph, quote or code block of some length, not mostly links. */
-function isProse(el: Element): boolean {
+/** The length of a block of running text (some length, not mostly links), else 0. */
+export function proseLength(el: Element): number {
   const len = textLen(el);
-  return len >= 80 && linkTextLen(el) < len * 0.5;
+  return len >= 80 && linkTextLen(el) < len * 0.5 ? len : 0;
 }
 
 /** The first and the last prose block inside `root`. */
@@ -102,7 +102,8 @@ function proseBounds(root: Element): [Element | null, Element | null] {
   let first: Element | null = null;
   let last: Element | null = null;
   for (const el of Array.from(root.querySelectorAll("p, pre, blockquote"))) {
-    if (!isProse(el)) continue;
+    // A paragraph, quote or code block of running text.
+    if (!proseLength(el)) continue;
     first ??= el;
     last = el;
   }

@@ -133,7 +133,7 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean)
   }
   if (node && extractor === "readability" && fallback) {
     try {
-      const whole = completeArticle(node, fallback);
+      const whole = completeArticle(node, fallback, rLen, fLen);
       if (whole) node = whole;
     } catch {
       /* Readability's content stands */
