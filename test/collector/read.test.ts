@@ -148,6 +148,19 @@ describe("read() keeps the story and drops what the live page overlays or surrou
     }
   });
 
+  it("product page: other products and the reviews left out, the rating summary kept", async () => {
+    const r = await readFixture("/collector/read/shop-extras.html", { format: "text" });
+    expect(r.page_type).toBe("product");
+    expect(r.title).toBe("Trailhead 28 L Daypack");
+    for (const kept of ["4.4 out of 5 stars, 128 reviews", "$89.00", "ventilated back panel keeps air moving", "three-litre reservoir", "Back length: 46 cm"]) {
+      expect(r.content, kept).toContain(kept);
+    }
+    // by heading ("Pairs well with", "Customer reviews"), by microdata (Review) and by name (recently-viewed)
+    for (const extra of ["Pairs well with", "Summit insulated bottle", "Keeps water cold", "Customer reviews", "three summits this month", "zip on the lid pocket", "Alpine 40 L pack", "running vest"]) {
+      expect(r.content, extra).not.toContain(extra);
+    }
+  });
+
   it("documentation: code blocks verbatim in fences with their language, tables in GFM, no sidebar or pager", async () => {
     const r = await readFixture("/collector/read/docs.html");
     expect(r.page_type).toBe("documentation");

@@ -1,6 +1,7 @@
 // Article furniture: what sits around an article's text without being part of it. Photo
 // captions and credits, bylines and datelines, promos for other stories, the author's box; on
-// a thread, each post's counts and buttons; on any page, the site's menus. A reader skips them,
+// a thread, each post's counts and buttons; on a product page, other products and the reviews;
+// on any page, the site's menus. A reader skips them,
 // trafilatura drops them by default, and the hand-marked main content of the read benchmarks
 // leaves them out (AEB and wcxb-dev keep about one figure caption in ten). Captions and bylines
 // are found by name on the cleaned copy, where class names still exist (Readability's output has
@@ -118,7 +119,7 @@ const CAPTIONED_TEXT: ReadonlySet<PageType> = new Set(["article", "documentation
  * documentation only (on a landing page, a product or a listing a caption names a person, a
  * slide or an item), unless the caller keeps them; the author's box on articles; bylines and
  * datelines except on threads (who wrote each post, and when, is part of a thread), where the
- * per-post chrome goes instead.
+ * per-post chrome goes instead; other products and the reviews on product pages.
  */
 export function markFurniture(root: Element, pageType: PageType, keepCaptions: boolean): void {
   markMenus(root);
@@ -130,7 +131,101 @@ export function markFurniture(root: Element, pageType: PageType, keepCaptions: b
   markByName(root, captions, bylines, authorBox);
   if (authorBox) markAuthorHeadings(root, authorBox);
   if (pageType === "forum") markPostChrome(root);
+  if (pageType === "product") markProductExtras(root);
   if (bylines) markWordedBylines(root);
+}
+
+/**
+ * A product page's extras: other products ("You may also like", "Customers also bought",
+ * "Recently viewed") and other people's reviews. The product's name, price, rating,
+ * description and specifications are the page's content; a carousel of other products is an
+ * advertisement, and the reviews are a thread of their own under it (the read benchmarks'
+ * marked content leaves both out; the rating summary stays).
+ */
+const OTHER_PRODUCTS_HEADING = new RegExp(
+  "^(?:" +
+    [
+      String.raw`you (?:may|might|will|could) also (?:like|love|enjoy|be interested in)`,
+      String.raw`(?:customers|people|shoppers|others)(?: who (?:bought|viewed|purchased) this(?: item| product)?)? also (?:bought|viewed|liked|purchased|like)`,
+      String.raw`(?:this is )?what (?:other )?customers who (?:viewed|bought) this (?:item|product) (?:bought|viewed)`,
+      String.raw`frequently bought together|bought together|often bought with`,
+      String.raw`(?:related|similar|recommended|featured|more|other|complementary) (?:products|items|models)`,
+      String.raw`products related to this item|recently viewed(?: products| items)?|more like this|more from this (?:brand|seller|collection)`,
+      String.raw`complete the look|shop the look|pairs well with|recommended for you|you may also need|customers also considered`,
+      String.raw`das könnte (?:dich|dir|ihnen) auch gefallen|ähnliche (?:produkte|artikel)|kunden kauften auch|zuletzt angesehen`,
+      String.raw`vous aimerez (?:peut-être )?aussi|produits (?:similaires|associés|recommandés)|récemment consultés`,
+      String.raw`(?:también )?te (?:puede|podría) interesar|productos (?:relacionados|similares)|vistos recientemente`,
+      String.raw`potrebbe (?:interessarti|piacerti) anche|prodotti (?:correlati|simili)|visti di recente`,
+      String.raw`(?:você )?também pode gostar|produtos (?:relacionados|semelhantes)|gerelateerde producten|vergelijkbare producten`,
+    ].join("|") +
+    String.raw`)\W*$`,
+  "i",
+);
+/** The same blocks by class or id. */
+const OTHER_PRODUCTS_NAME =
+  /(?:^|[\s_-])(?:related-?products?|upsells?|up-?sells?|cross-?sells?|product-?recommendations?|recommendations|recently-?viewed|also-?(?:bought|viewed|like)|similar-?(?:products|items)|you-?may-?also-?like)(?:$|[\s_-])/i;
+/** The reviews, by their heading: "Customer reviews", "Ratings & reviews (212)", "Bewertungen". */
+const REVIEWS_HEADING = new RegExp(
+  "^(?:" +
+    [
+      String.raw`(?:(?:customer|user|product|guest|verified|buyer|client)s?'? )?(?:reviews?|ratings?)(?: (?:&|and) (?:reviews?|ratings?))?(?: for .{1,60})?`,
+      String.raw`what (?:our )?customers (?:are )?say(?:ing)?|write a review|top reviews(?: from .{1,40})?`,
+      String.raw`(?:kunden)?bewertungen|rezensionen|avis(?: clients| des clients| vérifiés)?|opiniones(?: de (?:los )?clientes)?|reseñas|valoraciones|recensioni(?: dei clienti)?|beoordelingen|reviews van klanten|avaliações(?: de clientes)?|opinie(?: klientów)?|recenze|レビュー|カスタマーレビュー|评价|用户评价|商品评价`,
+    ].join("|") +
+    String.raw`)\W*(?:\(?\d[\d.,]*\)?)?\W*$`,
+  "i",
+);
+/** The same blocks by class or id, and the review widgets shops embed. */
+const REVIEWS_NAME =
+  /(?:^|[\s_-])(?:reviews|product-?reviews?|customer-?reviews?|user-?reviews?|reviews?-?(?:list|section|container|widget|wrapper|block|area|content)|yotpo|jdgm|judgeme|okendo|stamped|trustpilot|bazaarvoice|bv-?reviews|ratings-?(?:and-?)?reviews|reviews-?(?:and-?)?ratings)(?:$|[\s_-])/i;
+/** A review marked up with schema.org microdata. */
+const REVIEW_ITEM = '[itemprop~="review" i], [itemtype$="/Review" i]';
+/** A shorter block named for reviews is the product's rating ("4.6 out of 5, 212 reviews"): it stays. */
+const REVIEWS_MIN_CHARS = 300;
+
+/** A block that may be an extra: not the page's frame, and not holding the product's <h1> (that block is the product). */
+function besideProduct(el: Element): boolean {
+  return el.localName !== "main" && el.localName !== "body" && !el.querySelector("h1");
+}
+
+/** On a product page: marks other products (with links) and reviews (long enough), by name and by heading. */
+function markProductExtras(root: Element): void {
+  for (const el of Array.from(root.querySelectorAll(`${REVIEW_ITEM}, [class], [id]`))) {
+    if (el.hasAttribute(MARK) || !besideProduct(el)) continue;
+    const name = nameOf(el);
+    if (OTHER_PRODUCTS_NAME.test(name) && el.querySelector("a")) mark(el, "other-products");
+    else if (el.matches(REVIEW_ITEM) || (REVIEWS_NAME.test(name) && textLen(el) >= REVIEWS_MIN_CHARS)) mark(el, "reviews");
+  }
+  for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6, p, strong, span, div"))) {
+    // A heading's words, at most wrapped once: not a wrapper's whole text.
+    const only = h.firstElementChild;
+    if (h.hasAttribute(MARK) || h.childElementCount > 1 || (only && !/^(?:strong|b|span|a)$/.test(only.localName))) continue;
+    const text = squash(h.textContent ?? "");
+    if (!text || text.length > 80) continue;
+    const kind = REVIEWS_HEADING.test(text) ? "reviews" : OTHER_PRODUCTS_HEADING.test(text) ? "other-products" : null;
+    if (!kind) continue;
+    const block = headedBlock(h, text, root);
+    const fits = kind === "reviews" ? block.reduce((n, e) => n + textLen(e), 0) >= REVIEWS_MIN_CHARS : block.some((e) => e.querySelector("a"));
+    if (block.length && fits) for (const e of block) mark(e, kind);
+  }
+}
+
+/**
+ * What a heading leads: the largest ancestor whose text it begins, beside the product; or, for a
+ * heading on its own among its siblings, it and the siblings up to the next heading as high as
+ * it. Empty when nothing follows the heading.
+ */
+function headedBlock(h: Element, text: string, root: Element): Element[] {
+  let box: Element = h;
+  while (box.parentElement && box.parentElement !== root && besideProduct(box.parentElement) && squash(box.parentElement.textContent ?? "").startsWith(text)) box = box.parentElement;
+  if (box !== h) return [box];
+  const level = /^h[2-6]$/.test(h.localName) ? Number(h.localName[1]) : 7;
+  const run: Element[] = [h];
+  for (let n = h.nextElementSibling; n; n = n.nextElementSibling) {
+    if ((/^h[1-6]$/.test(n.localName) && Number(n.localName[1]) <= level) || n.localName === "h1" || n.querySelector("h1")) break;
+    run.push(n);
+  }
+  return run.length > 1 ? run : [];
 }
 
 /** Is `el` short enough to be an author's box: a few paragraphs, a small part of the page, no <h1>? */
