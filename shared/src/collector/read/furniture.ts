@@ -1,4 +1,4 @@
-// Article furniture: what sits around an article's text without being part of it. Photo
+// Furniture: what sits around an article's text (or a product) without being part of it. Photo
 // captions and credits, bylines and datelines, promos for other stories, the author's box; on
 // a thread, each post's counts and buttons; on a product page, other products and the reviews;
 // on any page, the site's menus. A reader skips them,
