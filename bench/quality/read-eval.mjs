@@ -273,7 +273,7 @@ async function inPage(args) {
     out.sightline = { text: r.content, title: r.title, description: r.description, extractor: r.extractor, page_type: r.page_type, stats: r.stats };
     if (base) {
       const [b] = await time(() => base.read({ format: "text" }));
-      out.baseline = { text: b.content, title: b.title, description: b.description };
+      out.baseline = { text: b.content, title: b.title, description: b.description, page_type: b.page_type };
       const [, b1] = await time(() => base.read({ format: "text" }));
       const [, c1] = await time(() => cur.read({ format: "text" }));
       const [, c2] = await time(() => cur.read({ format: "text" }));
@@ -491,6 +491,29 @@ for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
     rows.push([label, "title", t.pop(), ...t]);
   }
   if (rows.length) run.table({ id: "metadata", title: "Title and description exact match (whitespace-normalised)", columns: ["corpus", "field", { label: "pages", format: "int" }, ...ex.map((e) => ({ label: NAMES[e], format: "percent" }))], rows });
+}
+
+// the page_type read() reports, against wcxb-dev's own page types (its collections and
+// listings are Sightline's `listing`, its service pages Sightline's `page`)
+{
+  const expected = { article: "article", forum: "forum", product: "product", collection: "listing", listing: "listing", documentation: "documentation", service: "page" };
+  const mine = ex.filter((e) => e === "sightline" || e === "baseline");
+  const g = groups((p) => p.corpus === "wcxb-dev", (p) => p.type);
+  const order = Object.keys(expected);
+  const rows = [...g.entries()].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0])).map(([k, idx]) => {
+    const counts = new Map();
+    for (const i of idx) counts.set(outOf(i, "sightline").page_type ?? "-", (counts.get(outOf(i, "sightline").page_type ?? "-") ?? 0) + 1);
+    const top = [...counts.entries()].filter(([t]) => t !== expected[k]).sort((a, b) => b[1] - a[1]).slice(0, 2);
+    return [k, expected[k], idx.length, ...mine.map((e) => idx.filter((i) => outOf(i, e).page_type === expected[k]).length / idx.length), top.map(([t, n]) => `${t} ${n}`).join(", ")];
+  });
+  if (rows.length && mine.length) {
+    run.table({
+      id: "page-types", title: "page_type against wcxb-dev's page types (every wcxb-dev page of the run)",
+      columns: ["wcxb-dev type", "expected page_type", { label: "pages", format: "int" }, ...mine.map((e) => ({ label: `${NAMES[e]} agrees`, format: "percent" })), `${NAMES.sightline}: most common others`],
+      rows,
+      note: "page_type comes from what the page declares (schema.org, Open Graph) and, failing that, its structure; it only sets the extractor's thresholds, and a caller may read it as a hint.",
+    });
+  }
 }
 
 // latency of read() in the page

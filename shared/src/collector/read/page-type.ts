@@ -60,12 +60,44 @@ function declaredTypes(doc: Document): string[] {
     }
     for (const t of (el.getAttribute("itemtype") ?? "").split(/\s+/)) if (t) out.push(t.replace(/^https?:\/\/schema\.org\//, ""));
   }
-  return out;
+  // An FAQ's questions are the site's own answers, not a discussion: SEO plugins add an
+  // FAQPage to articles, product and service pages, which are not threads for it.
+  return out.includes("FAQPage") ? out.filter((t) => t !== "Question" && t !== "Answer") : out;
 }
 
 const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|JPY|INR|AUD|CAD)\b)\s?\d[\d.,\s]*\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|kr|zł|Kč)\b)/;
 const BUY = /add to (?:cart|bag|basket)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen|do koszyka|カートに入れる|加入购物车/i;
 const POST_KEY = /(?:^|[\s_-])(?:post|message|reply|comment|topic-?post|postbody|post-?body|forum-?post|answer|thread-?item)(?:$|[\s_-]|s\b)/i;
+
+/** A run of this many like items (same tag and class, each with a link)… */
+const LISTING_MIN_ITEMS = 6;
+/** …holding this share of the main region's text is an undeclared listing. */
+const LISTING_MIN_SHARE = 0.4;
+/** An item is a card or a row: a title and a line or two, not a menu entry nor an article. */
+const ITEM_MIN_CHARS = 20;
+const ITEM_MAX_CHARS = 800;
+
+/** Does `scope` hold a run of like items with links (a listing's cards or rows) making up much of its text? */
+function holdsItemRun(scope: Element): boolean {
+  const total = textLen(scope);
+  if (!total) return false;
+  for (const parent of [scope, ...Array.from(scope.querySelectorAll("ul, ol, div, section, tbody")).slice(0, 3000)]) {
+    if (parent.childElementCount < LISTING_MIN_ITEMS) continue;
+    const runs = new Map<string, { n: number; len: number }>();
+    for (const c of Array.from(parent.children)) {
+      if (c.localName !== "a" && !c.querySelector("a")) continue;
+      const len = textLen(c);
+      if (len < ITEM_MIN_CHARS || len > ITEM_MAX_CHARS) continue;
+      const key = `${c.localName} ${typeof c.className === "string" ? c.className.trim().split(/\s+/).sort().join(" ") : ""}`;
+      const run = runs.get(key) ?? { n: 0, len: 0 };
+      run.n++;
+      run.len += len;
+      runs.set(key, run);
+    }
+    for (const run of runs.values()) if (run.n >= LISTING_MIN_ITEMS && run.len >= total * LISTING_MIN_SHARE) return true;
+  }
+  return false;
+}
 
 /**
  * The page's type: declared types first (a Product or a forum posting declared anywhere wins over
@@ -93,6 +125,9 @@ export function detectPageType(doc: Document, region: Element | null): PageType 
     }
   }
   if (posts >= 4 && doc.getElementsByTagName("article").length !== 1) return "forum";
+  // Listing: a run of like items (cards, rows), each with a link, holding much of the region.
+  // Before the product test: a category page's cards have prices and buy buttons too.
+  if (holdsItemRun(scope)) return "listing";
   // Product: a price and a buy button within the first screens.
   const text = (scope.textContent ?? "").slice(0, 20000);
   if (PRICE.test(text) && BUY.test(text) && (doc.querySelector('[itemprop="price"], [class*="price" i]') || /product/.test(og))) return "product";

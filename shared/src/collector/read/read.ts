@@ -20,11 +20,12 @@ const MIN_SHARE = 0.35;
 const MIN_CHARS = 250;
 /**
  * Pages whose content is spread over many blocks ask more of Readability's share. On a thread it
- * tends to keep the opening post or the longest one: the main-content candidate (every post) is
- * kept unless Readability holds most of its text. On a product page it keeps the description
- * and leaves the price, options and specifications.
+ * tends to keep the opening post or the longest one, on a listing a few of the items: the
+ * main-content candidate (every post, every item) is kept unless Readability holds most of its
+ * text. On a product page it keeps the description and leaves the price, options and
+ * specifications.
  */
-const SPREAD_MIN_SHARE: Partial<Record<PageType, number>> = { forum: 0.7, product: 0.55 };
+const SPREAD_MIN_SHARE: Partial<Record<PageType, number>> = { forum: 0.7, product: 0.55, listing: 0.7 };
 
 /** The page says it is an article (Open Graph type, schema.org type, or an <article>). */
 function articleLike(doc: Document): boolean {
