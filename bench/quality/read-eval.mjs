@@ -498,7 +498,7 @@ for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
 {
   const expected = { article: "article", forum: "forum", product: "product", collection: "listing", listing: "listing", documentation: "documentation", service: "page" };
   const mine = ex.filter((e) => e === "sightline" || e === "baseline");
-  const g = groups((p) => p.corpus === "wcxb-dev", (p) => p.type);
+  const g = groups((p) => p.corpus === "wcxb-dev" && p.type in expected, (p) => p.type);
   const order = Object.keys(expected);
   const rows = [...g.entries()].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0])).map(([k, idx]) => {
     const counts = new Map();

@@ -157,10 +157,21 @@ describe("read() keeps the story and drops what the live page overlays or surrou
     for (const kept of ["4.4 out of 5 stars, 128 reviews", "$89.00", "ventilated back panel keeps air moving", "three-litre reservoir", "Back length: 46 cm", "Is the Trailhead waterproof?", "fits most airlines' cabin limits"]) {
       expect(r.content, kept).toContain(kept);
     }
-    // by heading ("Pairs well with", "Customer reviews"), by microdata (Review) and by name (recently-viewed)
-    for (const extra of ["Pairs well with", "Summit insulated bottle", "Keeps water cold", "Customer reviews", "three summits this month", "zip on the lid pocket", "Alpine 40 L pack", "running vest"]) {
+    // By heading ("Pairs well with", "Customer reviews"), by schema.org Review microdata under a
+    // heading that says nothing ("What hikers think"), by name (product-reviews, recently-viewed).
+    for (const extra of ["Pairs well with", "Summit insulated bottle", "Keeps water cold", "Customer reviews", "three summits this month", "zip on the lid pocket", "not a single torn seam", "my back still gets damp", "whole coast path in May", "easy to spot in a crowded", "Alpine 40 L pack", "running vest"]) {
       expect(r.content, extra).not.toContain(extra);
     }
+  });
+
+  it("product page: a rating label in the buy box and an editorial review's own text are not reviews to drop", async () => {
+    // "Rating 4.5" leads the buy box (the <h1> is in the gallery column): the box stays.
+    const lamp = await readFixture("/collector/read/product-labels.html", { format: "text" });
+    expect(lamp.page_type).toBe("product");
+    for (const kept of ["€129.00", "linen shade that softens the light", "braided cotton two metres long", "Bulb: E27, up to 40 W"]) expect(lamp.content, kept).toContain(kept);
+    // A magazine's review of a product (schema.org Product with a review) in a block named review-content.
+    const bike = await readFixture("/collector/read/review-article.html", { format: "text" });
+    for (const kept of ["six weeks of commuting", "shrank to about 55 km", "buy it for the ride, not for the range"]) expect(bike.content, kept).toContain(kept);
   });
 
   it("documentation: code blocks verbatim in fences with their language, tables in GFM, no sidebar or pager", async () => {

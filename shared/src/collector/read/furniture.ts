@@ -149,7 +149,7 @@ const OTHER_PRODUCTS_HEADING = new RegExp(
       String.raw`(?:customers|people|shoppers|others)(?: who (?:bought|viewed|purchased) this(?: item| product)?)? also (?:bought|viewed|liked|purchased|like)`,
       String.raw`(?:this is )?what (?:other )?customers who (?:viewed|bought) this (?:item|product) (?:bought|viewed)`,
       String.raw`frequently bought together|bought together|often bought with`,
-      String.raw`(?:related|similar|recommended|featured|more|other|complementary) (?:products|items|models)`,
+      String.raw`(?:related|similar|recommended|featured|complementary) (?:products|items)`,
       String.raw`products related to this item|recently viewed(?: products| items)?|more like this|more from this (?:brand|seller|collection)`,
       String.raw`complete the look|shop the look|pairs well with|recommended for you|you may also need|customers also considered`,
       String.raw`das könnte (?:dich|dir|ihnen) auch gefallen|ähnliche (?:produkte|artikel)|kunden kauften auch|zuletzt angesehen`,
@@ -168,35 +168,49 @@ const OTHER_PRODUCTS_NAME =
 const REVIEWS_HEADING = new RegExp(
   "^(?:" +
     [
-      String.raw`(?:(?:customer|user|product|guest|verified|buyer|client)s?'? )?(?:reviews?|ratings?)(?: (?:&|and) (?:reviews?|ratings?))?(?: for .{1,60})?`,
+      // Plural, or ratings said to be the customers': "Rating 4.5" and "Review" are labels (a
+      // product's score, an editorial review's own heading), not the reviews.
+      String.raw`(?:(?:customer|user|product|guest|verified|buyer|client)s?'? )?reviews(?: (?:&|and) ratings)?(?: for .{1,60})?`,
+      String.raw`(?:customer|user|guest|verified|buyer|client)s?'? ratings(?: (?:&|and) reviews)?|ratings (?:&|and) reviews`,
       String.raw`what (?:our )?customers (?:are )?say(?:ing)?|write a review|top reviews(?: from .{1,40})?`,
-      String.raw`(?:kunden)?bewertungen|rezensionen|avis(?: clients| des clients| vérifiés)?|opiniones(?: de (?:los )?clientes)?|reseñas|valoraciones|recensioni(?: dei clienti)?|beoordelingen|reviews van klanten|avaliações(?: de clientes)?|opinie(?: klientów)?|recenze|レビュー|カスタマーレビュー|评价|用户评价|商品评价`,
+      String.raw`(?:kunden)?bewertungen|rezensionen|avis(?: clients| des clients| vérifiés)|opiniones(?: de (?:los )?clientes)?|reseñas|valoraciones|recensioni(?: dei clienti)?|beoordelingen|reviews van klanten|avaliações(?: de clientes)?|opinie(?: klientów)?|recenze|カスタマーレビュー|用户评价|商品评价`,
     ].join("|") +
-    String.raw`)\W*(?:\(?\d[\d.,]*\)?)?\W*$`,
+    String.raw`)\W*(?:\(\d[\d.,]*\))?\W*$`,
   "i",
 );
 /** The same blocks by class or id, and the review widgets shops embed. */
 const REVIEWS_NAME =
-  /(?:^|[\s_-])(?:reviews|product-?reviews?|customer-?reviews?|user-?reviews?|reviews?-?(?:list|section|container|widget|wrapper|block|area|content)|yotpo|jdgm|judgeme|okendo|stamped|trustpilot|bazaarvoice|bv-?reviews|ratings-?(?:and-?)?reviews|reviews-?(?:and-?)?ratings)(?:$|[\s_-])/i;
+  /(?:^|[\s_-])(?:reviews|product-?reviews|customer-?reviews|user-?reviews|reviews-?(?:list|section|container|widget|wrapper|block|area)|review-?list|yotpo|jdgm|judgeme|okendo|stamped|trustpilot|bazaarvoice|bv-?reviews|ratings-?(?:and-?)?reviews|reviews-?(?:and-?)?ratings)(?:$|[\s_-])/i;
 /** A review marked up with schema.org microdata. */
 const REVIEW_ITEM = '[itemprop~="review" i], [itemtype$="/Review" i]';
 /** A shorter block named for reviews is the product's rating ("4.6 out of 5, 212 reviews"): it stays. */
 const REVIEWS_MIN_CHARS = 300;
 
-/** A block that may be an extra: not the page's frame, and not holding the product's <h1> (that block is the product). */
-function besideProduct(el: Element): boolean {
-  return el.localName !== "main" && el.localName !== "body" && !el.querySelector("h1");
-}
+/** A review's offer or buy button: the block holding it is the product's buy box, not its reviews. */
+const OFFER = '[itemprop="price"], [itemprop="offers"]';
+const BUY_BUTTON = /^(?:add to (?:cart|bag|basket)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen|do koszyka)$/i;
 
-/** On a product page: marks other products (with links) and reviews (long enough), by name and by heading. */
+/**
+ * On a product page: marks other products (with links) and reviews (long enough), by name and
+ * by heading. Neither may hold the page's frame or its `<h1>` (that block is the product); the
+ * reviews may not hold the offer or a buy button either (a rating label in the buy box).
+ */
 function markProductExtras(root: Element): void {
+  const h1s = Array.from(root.querySelectorAll("h1"));
+  const beside = (el: Element): boolean => el.localName !== "main" && el.localName !== "body" && !h1s.some((h) => el.contains(h));
+  const notBuyBox = (el: Element): boolean =>
+    !el.querySelector(OFFER) && !Array.from(el.querySelectorAll("button, a, input")).some((b) => BUY_BUTTON.test(squash(b.textContent || (b.getAttribute("value") ?? ""))));
+  const fits = (block: Element[], kind: string): boolean =>
+    kind === "reviews"
+      ? block.reduce((n, e) => n + textLen(e), 0) >= REVIEWS_MIN_CHARS && block.every(notBuyBox)
+      : block.some((e) => e.querySelector("a"));
   for (const el of Array.from(root.querySelectorAll(`${REVIEW_ITEM}, [class], [id]`))) {
-    if (el.hasAttribute(MARK) || !besideProduct(el)) continue;
+    if (el.hasAttribute(MARK) || !beside(el)) continue;
     const name = nameOf(el);
-    if (OTHER_PRODUCTS_NAME.test(name) && el.querySelector("a")) mark(el, "other-products");
-    else if (el.matches(REVIEW_ITEM) || (REVIEWS_NAME.test(name) && textLen(el) >= REVIEWS_MIN_CHARS)) mark(el, "reviews");
+    if (OTHER_PRODUCTS_NAME.test(name) && fits([el], "other-products")) mark(el, "other-products");
+    else if ((el.matches(REVIEW_ITEM) && notBuyBox(el)) || (REVIEWS_NAME.test(name) && fits([el], "reviews"))) mark(el, "reviews");
   }
-  for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6, p, strong, span, div"))) {
+  for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6, p, strong, b, span, div"))) {
     // A heading's words, at most wrapped once: not a wrapper's whole text.
     const only = h.firstElementChild;
     if (h.hasAttribute(MARK) || h.childElementCount > 1 || (only && !/^(?:strong|b|span|a)$/.test(only.localName))) continue;
@@ -204,22 +218,28 @@ function markProductExtras(root: Element): void {
     if (!text || text.length > 80) continue;
     const kind = REVIEWS_HEADING.test(text) ? "reviews" : OTHER_PRODUCTS_HEADING.test(text) ? "other-products" : null;
     if (!kind) continue;
-    const block = headedBlock(h, text, root);
-    const fits = kind === "reviews" ? block.reduce((n, e) => n + textLen(e), 0) >= REVIEWS_MIN_CHARS : block.some((e) => e.querySelector("a"));
-    if (block.length && fits) for (const e of block) mark(e, kind);
+    const block = headedBlock(h, text, root, beside);
+    if (block.length && fits(block, kind)) for (const e of block) mark(e, kind);
   }
 }
 
 /**
- * What a heading leads: the largest ancestor whose text it begins, beside the product; or, for a
- * heading on its own among its siblings, it and the siblings up to the next heading as high as
- * it. Empty when nothing follows the heading.
+ * What a heading leads: the largest ancestor whose text it begins (beside the product); or, for
+ * an <h2>–<h6> on its own among its siblings, it and the siblings up to the next heading as high
+ * as it. A line that is not a heading element leads only an ancestor it begins. Empty when
+ * nothing follows the heading.
  */
-function headedBlock(h: Element, text: string, root: Element): Element[] {
+function headedBlock(h: Element, text: string, root: Element, beside: (el: Element) => boolean): Element[] {
   let box: Element = h;
-  while (box.parentElement && box.parentElement !== root && besideProduct(box.parentElement) && squash(box.parentElement.textContent ?? "").startsWith(text)) box = box.parentElement;
+  for (let p = h.parentElement; p && p !== root && beside(p); p = p.parentElement) {
+    // Only the start of the parent's text is compared: a wrapper's whole text need not be squashed.
+    const start = squash((p.textContent ?? "").slice(0, text.length * 4 + 200));
+    if (!start.startsWith(text)) break;
+    box = p;
+  }
   if (box !== h) return [box];
-  const level = /^h[2-6]$/.test(h.localName) ? Number(h.localName[1]) : 7;
+  if (!/^h[2-6]$/.test(h.localName)) return [];
+  const level = Number(h.localName[1]);
   const run: Element[] = [h];
   for (let n = h.nextElementSibling; n; n = n.nextElementSibling) {
     if ((/^h[1-6]$/.test(n.localName) && Number(n.localName[1]) <= level) || n.localName === "h1" || n.querySelector("h1")) break;

@@ -4,7 +4,7 @@
 // article's text, every post of a thread, a product's name, price, description and
 // specifications, the items of a listing, documentation with its code verbatim.
 import type { PageType } from "../../contract/index.js";
-import { textLen } from "./main-content.js";
+import { linkTextLen, textLen } from "./main-content.js";
 export type { PageType };
 
 const LD_TYPES: Array<[RegExp, PageType]> = [
@@ -38,8 +38,11 @@ function declaredTypes(doc: Document): string[] {
     if (typeof t === "string") out.push(t);
     else if (Array.isArray(t)) for (const x of t) if (typeof x === "string") out.push(x);
     if (o["@graph"]) visit(o["@graph"], depth + 1);
-    // A WebPage's mainEntity says what the page is about (a QAPage's Question, a Product).
-    if (o.mainEntity) visit(o.mainEntity, depth + 1);
+    // A WebPage's mainEntity says what the page is about (a QAPage's Question, a Product). An
+    // FAQPage's questions are the site's own answers, not a discussion: SEO plugins add one to
+    // articles, product and service pages, which are not threads for it.
+    const faq = typeof t === "string" ? t.endsWith("FAQPage") : Array.isArray(t) && t.some((x) => typeof x === "string" && x.endsWith("FAQPage"));
+    if (o.mainEntity && !faq) visit(o.mainEntity, depth + 1);
   };
   for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]')).slice(0, 8)) {
     try {
@@ -60,9 +63,7 @@ function declaredTypes(doc: Document): string[] {
     }
     for (const t of (el.getAttribute("itemtype") ?? "").split(/\s+/)) if (t) out.push(t.replace(/^https?:\/\/schema\.org\//, ""));
   }
-  // An FAQ's questions are the site's own answers, not a discussion: SEO plugins add an
-  // FAQPage to articles, product and service pages, which are not threads for it.
-  return out.includes("FAQPage") ? out.filter((t) => t !== "Question" && t !== "Answer") : out;
+  return out;
 }
 
 const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|JPY|INR|AUD|CAD)\b)\s?\d[\d.,\s]*\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|kr|zł|Kč)\b)/;
@@ -76,6 +77,8 @@ const LISTING_MIN_SHARE = 0.4;
 /** An item is a card or a row: a title and a line or two, not a menu entry nor an article. */
 const ITEM_MIN_CHARS = 20;
 const ITEM_MAX_CHARS = 800;
+/** …whose links (the item's title) hold this share of its text or more. */
+const ITEM_MIN_LINK_SHARE = 0.2;
 
 /** Does `scope` hold a run of like items with links (a listing's cards or rows) making up much of its text? */
 function holdsItemRun(scope: Element): boolean {
@@ -88,6 +91,8 @@ function holdsItemRun(scope: Element): boolean {
       if (c.localName !== "a" && !c.querySelector("a")) continue;
       const len = textLen(c);
       if (len < ITEM_MIN_CHARS || len > ITEM_MAX_CHARS) continue;
+      // A card's link is its title: a review or a comment whose only link is "Report" is not an item.
+      if ((c.localName === "a" ? len : linkTextLen(c)) < len * ITEM_MIN_LINK_SHARE) continue;
       const key = `${c.localName} ${typeof c.className === "string" ? c.className.trim().split(/\s+/).sort().join(" ") : ""}`;
       const run = runs.get(key) ?? { n: 0, len: 0 };
       run.n++;
@@ -126,11 +131,13 @@ export function detectPageType(doc: Document, region: Element | null): PageType 
   }
   if (posts >= 4 && doc.getElementsByTagName("article").length !== 1) return "forum";
   // Listing: a run of like items (cards, rows), each with a link, holding much of the region.
-  // Before the product test: a category page's cards have prices and buy buttons too.
-  if (holdsItemRun(scope)) return "listing";
+  // Before the product test: a category page's cards have prices and buy buttons too. Not on a
+  // page with one <article>: that is a story, and a grid of cards under it is "more stories".
+  const oneArticle = doc.getElementsByTagName("article").length === 1;
+  if (!oneArticle && holdsItemRun(scope)) return "listing";
   // Product: a price and a buy button within the first screens.
   const text = (scope.textContent ?? "").slice(0, 20000);
   if (PRICE.test(text) && BUY.test(text) && (doc.querySelector('[itemprop="price"], [class*="price" i]') || /product/.test(og))) return "product";
-  if (doc.getElementsByTagName("article").length === 1) return "article";
+  if (oneArticle) return "article";
   return "page";
 }
