@@ -38,11 +38,8 @@ function declaredTypes(doc: Document): string[] {
     if (typeof t === "string") out.push(t);
     else if (Array.isArray(t)) for (const x of t) if (typeof x === "string") out.push(x);
     if (o["@graph"]) visit(o["@graph"], depth + 1);
-    // A WebPage's mainEntity says what the page is about (a QAPage's Question, a Product). An
-    // FAQPage's questions are the site's own answers, not a discussion: SEO plugins add one to
-    // articles, product and service pages, which are not threads for it.
-    const faq = typeof t === "string" ? t.endsWith("FAQPage") : Array.isArray(t) && t.some((x) => typeof x === "string" && x.endsWith("FAQPage"));
-    if (o.mainEntity && !faq) visit(o.mainEntity, depth + 1);
+    // A WebPage's mainEntity says what the page is about (a QAPage's Question, a Product).
+    if (o.mainEntity) visit(o.mainEntity, depth + 1);
   };
   for (const s of Array.from(doc.querySelectorAll('script[type="application/ld+json"]')).slice(0, 8)) {
     try {
@@ -63,7 +60,12 @@ function declaredTypes(doc: Document): string[] {
     }
     for (const t of (el.getAttribute("itemtype") ?? "").split(/\s+/)) if (t) out.push(t.replace(/^https?:\/\/schema\.org\//, ""));
   }
-  return out;
+  // An FAQ's questions are the site's own answers, not a discussion: SEO plugins add an FAQPage
+  // to articles, product and service pages, whose questions (in its mainEntity or beside it in
+  // a @graph) do not make them threads. A page that also declares a thread (QAPage, a forum
+  // posting) is one.
+  const faq = out.some((t) => /(?:^|\/)FAQPage$/.test(t)) && !out.some((t) => /(?:^|\/)(?:QAPage|DiscussionForumPosting)$/.test(t));
+  return faq ? out.filter((t) => !/(?:^|\/)Question$/.test(t)) : out;
 }
 
 const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|JPY|INR|AUD|CAD)\b)\s?\d[\d.,\s]*\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|kr|zł|Kč)\b)/;
@@ -78,7 +80,7 @@ const LISTING_MIN_SHARE = 0.4;
 const ITEM_MIN_CHARS = 20;
 const ITEM_MAX_CHARS = 800;
 /** …whose links (the item's title) hold this share of its text or more. */
-const ITEM_MIN_LINK_SHARE = 0.2;
+const ITEM_MIN_LINK_SHARE = 0.1;
 
 /** Does `scope` hold a run of like items with links (a listing's cards or rows) making up much of its text? */
 function holdsItemRun(scope: Element): boolean {
