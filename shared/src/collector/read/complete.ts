@@ -10,7 +10,7 @@
 //     or rows of the run it took one of.
 // Comments and "more stories" after the article are neither, and stay out.
 import { squash } from "../text.js";
-import { linkTextLen, proseLength, textLen } from "./main-content.js";
+import { likeKey, linkTextLen, proseLength, textLen } from "./main-content.js";
 
 /** Readability keeps at most this share of the main-content candidate's text for a completion to be tried… */
 const MAX_SHARE = 0.5;
@@ -49,9 +49,8 @@ function proseIn(el: Element): number {
 
 /** Tag and class: what makes blocks "like" each other. A bare <div> or <p> says nothing. */
 function signature(el: Element): string | null {
-  const cls = (el.getAttribute("class") ?? "").trim().split(/\s+/).sort().join(" ");
-  if (!cls && el.localName !== "li" && el.localName !== "section" && el.localName !== "article") return null;
-  return `${el.localName}.${cls}`;
+  if (!(el.getAttribute("class") ?? "").trim() && el.localName !== "li" && el.localName !== "section" && el.localName !== "article") return null;
+  return likeKey(el);
 }
 
 function commonAncestor(a: Element, b: Element): Element {

@@ -8,7 +8,7 @@
 // none), and marked there; the marks travel with the nodes into either candidate, and the chosen
 // content drops what is marked. Marking rather than removing keeps Readability's scoring as it
 // was. Promos are found by their words on the chosen content.
-import type { PageType } from "./page-type.js";
+import { BUY, type PageType } from "./page-type.js";
 import { squash } from "../text.js";
 import { linkTextLen, textLen } from "./main-content.js";
 
@@ -186,9 +186,11 @@ const REVIEW_ITEM = '[itemprop~="review" i], [itemtype$="/Review" i]';
 /** A shorter block named for reviews is the product's rating ("4.6 out of 5, 212 reviews"): it stays. */
 const REVIEWS_MIN_CHARS = 300;
 
-/** A review's offer or buy button: the block holding it is the product's buy box, not its reviews. */
+/** The product's offer: the block holding it (or a buy button) is the product's buy box, not its reviews. */
 const OFFER = '[itemprop="price"], [itemprop="offers"]';
-const BUY_BUTTON = /^(?:add to (?:cart|bag|basket)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen|do koszyka)$/i;
+/** A buy button says little more than its words ("Add to cart", not a review's sentence that mentions buying). */
+const BUY_BUTTON_MAX_CHARS = 40;
+type Extra = "reviews" | "other-products";
 
 /**
  * On a product page: marks other products (with links) and reviews (long enough), by name and
@@ -199,8 +201,12 @@ function markProductExtras(root: Element): void {
   const h1s = Array.from(root.querySelectorAll("h1"));
   const beside = (el: Element): boolean => el.localName !== "main" && el.localName !== "body" && !h1s.some((h) => el.contains(h));
   const notBuyBox = (el: Element): boolean =>
-    !el.querySelector(OFFER) && !Array.from(el.querySelectorAll("button, a, input")).some((b) => BUY_BUTTON.test(squash(b.textContent || (b.getAttribute("value") ?? ""))));
-  const fits = (block: Element[], kind: string): boolean =>
+    !el.querySelector(OFFER) &&
+    !Array.from(el.querySelectorAll("button, a, input")).some((b) => {
+      const words = squash(b.textContent || (b.getAttribute("value") ?? ""));
+      return words.length <= BUY_BUTTON_MAX_CHARS && BUY.test(words);
+    });
+  const fits = (block: Element[], kind: Extra): boolean =>
     kind === "reviews"
       ? block.reduce((n, e) => n + textLen(e), 0) >= REVIEWS_MIN_CHARS && block.every(notBuyBox)
       : block.some((e) => e.querySelector("a"));
@@ -216,7 +222,7 @@ function markProductExtras(root: Element): void {
     if (h.hasAttribute(MARK) || h.childElementCount > 1 || (only && !/^(?:strong|b|span|a)$/.test(only.localName))) continue;
     const text = squash(h.textContent ?? "");
     if (!text || text.length > 80) continue;
-    const kind = REVIEWS_HEADING.test(text) ? "reviews" : OTHER_PRODUCTS_HEADING.test(text) ? "other-products" : null;
+    const kind: Extra | null = REVIEWS_HEADING.test(text) ? "reviews" : OTHER_PRODUCTS_HEADING.test(text) ? "other-products" : null;
     if (!kind) continue;
     const block = headedBlock(h, text, root, beside);
     if (block.length && fits(block, kind)) for (const e of block) mark(e, kind);

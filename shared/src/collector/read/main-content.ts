@@ -14,6 +14,11 @@ export function textLen(el: Element): number {
   return (el.textContent ?? "").replace(/\s+/g, " ").length;
 }
 
+/** What makes blocks alike (a run of cards, rows or sections): the tag and the sorted class names. */
+export function likeKey(el: Element): string {
+  return `${el.localName}.${(el.getAttribute("class") ?? "").trim().split(/\s+/).sort().join(" ")}`;
+}
+
 /** The part of textLen that sits in links. */
 export function linkTextLen(el: Element): number {
   let n = 0;

@@ -4,7 +4,7 @@
 // article's text, every post of a thread, a product's name, price, description and
 // specifications, the items of a listing, documentation with its code verbatim.
 import type { PageType } from "../../contract/index.js";
-import { linkTextLen, textLen } from "./main-content.js";
+import { likeKey, linkTextLen, textLen } from "./main-content.js";
 export type { PageType };
 
 const LD_TYPES: Array<[RegExp, PageType]> = [
@@ -69,7 +69,8 @@ function declaredTypes(doc: Document): string[] {
 }
 
 const PRICE = /(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|SEK|NOK|DKK|PLN|CZK|JPY|INR|AUD|CAD)\b)\s?\d[\d.,\s]*\d|\d[\d.,]*\s?(?:[$€£¥₹]|\b(?:USD|EUR|GBP|CHF|kr|zł|Kč)\b)/;
-const BUY = /add to (?:cart|bag|basket)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen|do koszyka|カートに入れる|加入购物车/i;
+/** A buy button's words (also read by furniture.ts: a block holding one is the product's buy box). */
+export const BUY = /add to (?:cart|bag|basket)|buy now|in den warenkorb|ajouter au panier|añadir al carrito|aggiungi al carrello|in winkelwagen|do koszyka|カートに入れる|加入购物车/i;
 const POST_KEY = /(?:^|[\s_-])(?:post|message|reply|comment|topic-?post|postbody|post-?body|forum-?post|answer|thread-?item)(?:$|[\s_-]|s\b)/i;
 
 /** A run of this many like items (same tag and class, each with a link)… */
@@ -95,7 +96,7 @@ function holdsItemRun(scope: Element): boolean {
       if (len < ITEM_MIN_CHARS || len > ITEM_MAX_CHARS) continue;
       // A card's link is its title: a review or a comment whose only link is "Report" is not an item.
       if ((c.localName === "a" ? len : linkTextLen(c)) < len * ITEM_MIN_LINK_SHARE) continue;
-      const key = `${c.localName} ${typeof c.className === "string" ? c.className.trim().split(/\s+/).sort().join(" ") : ""}`;
+      const key = likeKey(c);
       const run = runs.get(key) ?? { n: 0, len: 0 };
       run.n++;
       run.len += len;
@@ -131,11 +132,12 @@ export function detectPageType(doc: Document, region: Element | null): PageType 
       if (posts >= 4) break;
     }
   }
-  if (posts >= 4 && doc.getElementsByTagName("article").length !== 1) return "forum";
-  // Listing: a run of like items (cards, rows), each with a link, holding much of the region.
-  // Before the product test: a category page's cards have prices and buy buttons too. Not on a
-  // page with one <article>: that is a story, and a grid of cards under it is "more stories".
+  // One <article> is a story: its comments are not a thread, and a grid of cards under it is
+  // "more stories", not a listing.
   const oneArticle = doc.getElementsByTagName("article").length === 1;
+  if (posts >= 4 && !oneArticle) return "forum";
+  // Listing: a run of like items (cards, rows), each with a link, holding much of the region.
+  // Before the product test: a category page's cards have prices and buy buttons too.
   if (!oneArticle && holdsItemRun(scope)) return "listing";
   // Product: a price and a buy button within the first screens.
   const text = (scope.textContent ?? "").slice(0, 20000);
