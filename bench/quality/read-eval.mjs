@@ -20,10 +20,11 @@
 //
 //   node bench/quality/read-eval.mjs [--corpora aeb,wcxb-dev,readability] [--split all|tune|holdout]
 //        [--sample N] [--seed 1] [--concurrency 2] [--extractors sightline,readability,defuddle]
-//        [--bundle shared/dist/collector.js] [--baseline-bundle FILE] [--pages-out FILE]
+//        [--bundle shared/dist/collector.js] [--baseline-bundle FILE | --baseline-commit REV] [--pages-out FILE]
 //
 // --sample N takes a deterministic N pages of each corpus (a quick run, marked as such in the
-// results). --baseline-bundle FILE also times an older collector build's read() in the same
+// results). --baseline-commit REV builds the collector of that commit (its shared/src) as the
+// baseline; --baseline-bundle FILE takes a built one. Either also times an older collector build's read() in the same
 // pages for the latency table. --pages-out writes per-page scores of the tuning
 // pages (never of the held-out ones) for looking at failures. Results: bench/results/read-quality.json
 // (BENCH_RESULTS=0 to skip), then `node bench/report.mjs` puts the tables into docs/quality.md.
@@ -31,7 +32,9 @@
 import { chromium } from "playwright-core";
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
@@ -213,8 +216,30 @@ const origin = `http://127.0.0.1:${server.address().port}`;
 // ------------------------------------------------------------------ bundles
 const bundlePath = resolve(opt.bundle ?? join(root, "shared/dist/collector.js"));
 const bundle = readFileSync(bundlePath, "utf8");
-const baseline = opt["baseline-bundle"] ? readFileSync(resolve(opt["baseline-bundle"]), "utf8") : null;
 const require = createRequire(join(root, "bench/package.json"));
+/**
+ * The collector as it was at a commit: that commit's shared/src (git archive) bundled like
+ * shared/scripts/build-collector.mjs does, its imports resolved from today's shared/node_modules.
+ * A results file can then name its baseline by commit, which anyone can rebuild, not by a path.
+ */
+async function collectorAt(commit) {
+  const dir = mkdtempSync(join(tmpdir(), "sightline-baseline-"));
+  try {
+    execFileSync("sh", ["-c", `git -C "$1" archive "$2" shared/src | tar -x -C "$3"`, "sh", root, commit, dir]);
+    const out = await build({
+      entryPoints: [join(dir, "shared/src/collector/bundle.ts")], bundle: true, format: "iife", platform: "browser",
+      target: "chrome110", minify: true, legalComments: "none", write: false, logLevel: "error",
+      nodePaths: [join(root, "shared/node_modules")],
+    });
+    return out.outputFiles[0].text;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+const baselineName = opt["baseline-commit"] ? `commit ${opt["baseline-commit"]}` : opt["baseline-bundle"];
+const baseline = opt["baseline-commit"]
+  ? await collectorAt(opt["baseline-commit"])
+  : opt["baseline-bundle"] ? readFileSync(resolve(opt["baseline-bundle"]), "utf8") : null;
 const defuddleVersion = JSON.parse(readFileSync(join(require.resolve("defuddle"), "../../package.json"), "utf8")).version;
 // Defuddle's browser build (UMD) as one script defining globalThis.Defuddle.
 const defuddleSource = extractors.includes("defuddle")
@@ -522,7 +547,7 @@ for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
   const base = results.map((r) => r?.ms?.baseline).filter(Number.isFinite);
   if (cur.length) {
     const rows = [["this build", cur.length, median(cur), quantile(cur, 0.95), base.length ? median(cur) / median(base) : null]];
-    if (base.length) rows.push([`baseline (${opt["baseline-bundle"]})`, base.length, median(base), quantile(base, 0.95), 1]);
+    if (base.length) rows.push([`baseline (${baselineName})`, base.length, median(base), quantile(base, 0.95), 1]);
     run.table({
       id: "latency", title: "read() time in the page (text format, ms)",
       columns: ["collector", { label: "pages", format: "int" }, { label: "median ms", format: "fixed1" }, { label: "p95 ms", format: "fixed1" }, { label: "median / baseline", format: "ratio" }],
