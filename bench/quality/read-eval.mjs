@@ -282,6 +282,10 @@ async function inPage(args) {
   };
   void document.body?.offsetHeight; // layout done before any timing
   const out = { lang: (document.documentElement.getAttribute("lang") || "").trim().toLowerCase().split(/[-_]/)[0] || "-" };
+  // The corpora hold each page's HTML only and the server here serves nothing else, so a linked
+  // style sheet (other than a data: URL) never loads: such a page renders unstyled (hidden menus,
+  // modals and form messages on screen).
+  out.styles = Array.from(document.querySelectorAll('link[rel~="stylesheet" i][href]')).some((l) => !/^data:/i.test(l.href)) ? "missing" : "loaded";
   const time = async (fn) => {
     const t = performance.now();
     const r = await fn();
@@ -495,6 +499,25 @@ for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
   if (rows.length) run.table({ id: "languages", title: "Per language (the page's `<html lang>`; fewer than 8 pages: other)", columns: ["corpus", "lang", { label: "pages", format: "int" }, ...prfCols], rows });
 }
 
+// by style sheets: pages that rendered with every linked style sheet beside those that did not
+{
+  const rows = [];
+  for (const [corpus, kind] of [["aeb", "aeb"], ["wcxb-dev", "wcxb"]]) {
+    const g = groups((p) => p.corpus === corpus, (p, i) => results[i]?.styles ?? "-");
+    for (const k of ["loaded", "missing"]) {
+      const idx = g.get(k);
+      if (idx?.length) rows.push([corpus, k === "loaded" ? "all loaded (or none linked)" : "some did not load", idx.length, ...prf(scoreSet(idx, kind))]);
+    }
+  }
+  if (rows.length) {
+    run.table({
+      id: "styles", title: "By style sheets: the corpora hold each page's HTML only, so style sheets linked from elsewhere do not load here",
+      columns: ["corpus", "style sheets", { label: "pages", format: "int" }, ...prfCols], rows,
+      note: "A page without its style sheets renders unstyled: what its CSS hides (closed menus and modals, form messages, sr-only text) is on screen, and the layout rules of the live-page cleaning see it. Tuning and held-out pages together.",
+    });
+  }
+}
+
 // titles and descriptions
 {
   const rows = [];
@@ -522,7 +545,8 @@ for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
 // listings are Sightline's `listing`, its service pages Sightline's `page`)
 {
   const expected = { article: "article", forum: "forum", product: "product", collection: "listing", listing: "listing", documentation: "documentation", service: "page" };
-  const mine = ex.filter((e) => e === "sightline" || e === "baseline");
+  // An older build without page_type (before it existed) gets no column rather than 0%.
+  const mine = ex.filter((e) => (e === "sightline" || e === "baseline") && results.some((r) => r?.[e]?.page_type));
   const g = groups((p) => p.corpus === "wcxb-dev" && p.type in expected, (p) => p.type);
   const order = Object.keys(expected);
   const rows = [...g.entries()].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0])).map(([k, idx]) => {
