@@ -216,12 +216,7 @@ function markProductExtras(root: Element): void {
     if (OTHER_PRODUCTS_NAME.test(name) && fits([el], "other-products")) mark(el, "other-products");
     else if ((el.matches(REVIEW_ITEM) && notBuyBox(el)) || (REVIEWS_NAME.test(name) && fits([el], "reviews"))) mark(el, "reviews");
   }
-  for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6, p, strong, b, span, div"))) {
-    // A heading's words, at most wrapped once: not a wrapper's whole text.
-    const only = h.firstElementChild;
-    if (h.hasAttribute(MARK) || h.childElementCount > 1 || (only && !/^(?:strong|b|span|a)$/.test(only.localName))) continue;
-    const text = squash(h.textContent ?? "");
-    if (!text || text.length > 80) continue;
+  for (const [h, text] of headingLines(root, 80, /^(?:strong|b|span|a)$/)) {
     const kind: Extra | null = REVIEWS_HEADING.test(text) ? "reviews" : OTHER_PRODUCTS_HEADING.test(text) ? "other-products" : null;
     if (!kind) continue;
     const block = headedBlock(h, text, root, beside);
@@ -237,18 +232,13 @@ function markProductExtras(root: Element): void {
  */
 function headedBlock(h: Element, text: string, root: Element, beside: (el: Element) => boolean): Element[] {
   let box: Element = h;
-  for (let p = h.parentElement; p && p !== root && beside(p); p = p.parentElement) {
-    // Only the start of the parent's text is compared: a wrapper's whole text need not be squashed.
-    const start = squash((p.textContent ?? "").slice(0, text.length * 4 + 200));
-    if (!start.startsWith(text)) break;
-    box = p;
-  }
+  for (let p = h.parentElement; p && p !== root && beside(p) && leads(p, text); p = p.parentElement) box = p;
   if (box !== h) return [box];
   if (!/^h[2-6]$/.test(h.localName)) return [];
   const level = Number(h.localName[1]);
   const run: Element[] = [h];
   for (let n = h.nextElementSibling; n; n = n.nextElementSibling) {
-    if ((/^h[1-6]$/.test(n.localName) && Number(n.localName[1]) <= level) || n.localName === "h1" || n.querySelector("h1")) break;
+    if ((/^h[1-6]$/.test(n.localName) && Number(n.localName[1]) <= level) || n.querySelector("h1")) break;
     run.push(n);
   }
   return run.length > 1 ? run : [];
@@ -302,15 +292,11 @@ function markWordedBylines(root: Element): void {
  * benchmarks' marked content leave it out.
  */
 function markAuthorHeadings(root: Element, authorBox: (el: Element) => boolean): void {
-  for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6, p, strong, b, span, div"))) {
-    // A heading's words, at most wrapped once in <strong>/<b>/<span>: not a wrapper's whole text.
-    const only = h.firstElementChild;
-    if (h.hasAttribute(MARK) || h.childElementCount > 1 || (only && !/^(?:strong|b|span)$/.test(only.localName))) continue;
-    const text = squash(h.textContent ?? "");
-    if (!text || text.length > 40 || !AUTHOR_BOX_HEADING.test(text)) continue;
+  for (const [h, text] of headingLines(root, 40, /^(?:strong|b|span)$/)) {
+    if (!AUTHOR_BOX_HEADING.test(text)) continue;
     // The heading's box when the heading leads it, else the heading and the block after it.
     let box: Element = h;
-    while (box.parentElement && box.parentElement !== root && squash(box.parentElement.textContent ?? "").startsWith(text) && authorBox(box.parentElement)) box = box.parentElement;
+    while (box.parentElement && box.parentElement !== root && leads(box.parentElement, text) && authorBox(box.parentElement)) box = box.parentElement;
     if (box !== h) mark(box, "author");
     else {
       const next = h.nextElementSibling;
@@ -318,6 +304,26 @@ function markAuthorHeadings(root: Element, authorBox: (el: Element) => boolean):
       if (next && authorBox(next)) mark(next, "author");
     }
   }
+}
+
+/**
+ * Lines that may head a block (h2–h6, or a p/strong/b/span/div whose words are at most wrapped
+ * once in one of `wrappers`: not a wrapper's whole text), unmarked, with their squashed text of
+ * 1 to `maxChars` characters. Lazy, so that a block marked while its heading is handled is
+ * skipped after it.
+ */
+function* headingLines(root: Element, maxChars: number, wrappers: RegExp): Generator<[Element, string]> {
+  for (const h of Array.from(root.querySelectorAll("h2, h3, h4, h5, h6, p, strong, b, span, div"))) {
+    const only = h.firstElementChild;
+    if (h.hasAttribute(MARK) || h.childElementCount > 1 || (only && !wrappers.test(only.localName))) continue;
+    const text = squash(h.textContent ?? "");
+    if (text && text.length <= maxChars) yield [h, text];
+  }
+}
+
+/** Does `el`'s text begin with `text`? Only its start is squashed, not a wrapper's whole text. */
+function leads(el: Element, text: string): boolean {
+  return squash((el.textContent ?? "").slice(0, text.length * 4 + 200)).startsWith(text);
 }
 
 /** On the chosen content: drops what markFurniture marked, and the promos. */
