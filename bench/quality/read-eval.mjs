@@ -23,8 +23,8 @@
 //        [--bundle shared/dist/collector.js] [--baseline-bundle FILE | --baseline-commit REV] [--pages-out FILE]
 //
 // --sample N takes a deterministic N pages of each corpus (a quick run, marked as such in the
-// results). --baseline-commit REV builds the collector of that commit (its shared/src) as the
-// baseline; --baseline-bundle FILE takes a built one. Either also times an older collector build's read() in the same
+// results). --baseline-commit REV builds the collector of that commit (its own build script) as
+// the baseline; --baseline-bundle FILE takes a built one. Either also times an older collector build's read() in the same
 // pages for the latency table. --pages-out writes per-page scores of the tuning
 // pages (never of the held-out ones) for looking at failures. Results: bench/results/read-quality.json
 // (BENCH_RESULTS=0 to skip), then `node bench/report.mjs` puts the tables into docs/quality.md.
@@ -33,7 +33,7 @@ import { chromium } from "playwright-core";
 import { build } from "esbuild";
 import { createHash } from "node:crypto";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { createServer } from "node:http";
 import { createRequire } from "node:module";
@@ -218,27 +218,24 @@ const bundlePath = resolve(opt.bundle ?? join(root, "shared/dist/collector.js"))
 const bundle = readFileSync(bundlePath, "utf8");
 const require = createRequire(join(root, "bench/package.json"));
 /**
- * The collector as it was at a commit: that commit's shared/src (git archive) bundled like
- * shared/scripts/build-collector.mjs does, its imports resolved from today's shared/node_modules.
- * A results file can then name its baseline by commit, which anyone can rebuild, not by a path.
+ * The collector as it was at a commit: that commit's shared/ sources and tsconfig files built by its own
+ * scripts/build-collector.mjs, with today's shared/node_modules linked in (the bundle's
+ * libraries). A results file can then name its baseline by commit, which anyone can rebuild.
  */
-async function collectorAt(commit) {
+function collectorAt(commit) {
   const dir = mkdtempSync(join(tmpdir(), "sightline-baseline-"));
   try {
-    execFileSync("sh", ["-c", `git -C "$1" archive "$2" shared/src | tar -x -C "$3"`, "sh", root, commit, dir]);
-    const out = await build({
-      entryPoints: [join(dir, "shared/src/collector/bundle.ts")], bundle: true, format: "iife", platform: "browser",
-      target: "chrome110", minify: true, legalComments: "none", write: false, logLevel: "error",
-      nodePaths: [join(root, "shared/node_modules")],
-    });
-    return out.outputFiles[0].text;
+    execFileSync("sh", ["-c", `git -C "$1" archive "$2" tsconfig.json shared/tsconfig.json shared/src shared/scripts | tar -x -C "$3"`, "sh", root, commit, dir]);
+    symlinkSync(join(root, "shared/node_modules"), join(dir, "shared/node_modules"), "dir");
+    execFileSync(process.execPath, [join(dir, "shared/scripts/build-collector.mjs")], { stdio: ["ignore", "ignore", "inherit"] });
+    return readFileSync(join(dir, "shared/dist/collector.js"), "utf8");
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 const baselineName = opt["baseline-commit"] ? `commit ${opt["baseline-commit"]}` : opt["baseline-bundle"];
 const baseline = opt["baseline-commit"]
-  ? await collectorAt(opt["baseline-commit"])
+  ? collectorAt(opt["baseline-commit"])
   : opt["baseline-bundle"] ? readFileSync(resolve(opt["baseline-bundle"]), "utf8") : null;
 const defuddleVersion = JSON.parse(readFileSync(join(require.resolve("defuddle"), "../../package.json"), "utf8")).version;
 // Defuddle's browser build (UMD) as one script defining globalThis.Defuddle.
