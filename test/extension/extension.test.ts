@@ -276,14 +276,16 @@ describe("extension: which tab the panel acts on", () => {
     const stranger = await ext.context.newPage();
     await stranger.goto(site.url("/other.html"));
     const strangerId = (await tabIds()).find((id) => !before.has(id))!;
-    const p = await ext.openPanel(strangerId);
+    let p: Page | undefined;
     try {
+      p = await ext.openPanel(strangerId);
       await p.click("#rank");
       await p.waitForSelector("#status.error");
       expect(await p.textContent("#status")).toMatch(/no access to this tab yet.*toolbar button/i);
       expect(await p.$$("#element-list li[data-id]")).toHaveLength(0);
     } finally {
-      await p.close();
+      // Always give the shared page back its place as the active tab: later tests screenshot it.
+      await p?.close();
       await stranger.close();
       await page.bringToFront();
     }
@@ -319,6 +321,7 @@ describe("extension: export and screenshots", () => {
   });
 
   it("queues screenshots beyond Chromium's two-per-second quota instead of failing", async () => {
+    await page.bringToFront(); // a screenshot needs the visible tab; do not depend on earlier tests leaving it so
     const replies = await panel.evaluate(
       (id) =>
         Promise.all(

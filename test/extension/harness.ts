@@ -107,7 +107,9 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
         ),
       ]);
       await page.setViewportSize({ width: 440, height: 900 });
-      await page.waitForLoadState("domcontentloaded");
+      // Wait for the panel's markup, not a load event: on a loaded machine Playwright can attach to
+      // the new window after its DOMContentLoaded and then wait for it forever (seen in CI).
+      await page.locator("nav.tabs").waitFor({ timeout: 15_000 });
       return page;
     },
     async close() {
