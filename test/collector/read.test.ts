@@ -321,3 +321,14 @@ describe("read() completes a report Readability took one section of", () => {
     for (const junk of ["Archive", "Written by the maintainers"]) expect(r.content, junk).not.toContain(junk);
   });
 });
+
+describe("read() gives up a Readability pick the cleaning empties", () => {
+  it("reads a landing page's sections, not its header, when Readability took the menu", async () => {
+    const r = await readFixture("/collector/read/landing-header.html", { format: "text" });
+    expect(r.extractor).toBe("main-content");
+    expect(r.content).toContain("Plan a coastal garden that survives salt");
+    expect(r.content).toContain("Soil from sand");
+    expect(r.content).not.toContain("Skip to main content");
+    expect(r.content).not.toContain("Wind breaks guide");
+  });
+});

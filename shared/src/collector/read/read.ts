@@ -140,15 +140,28 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean)
       /* Readability's content stands */
     }
   }
-  if (node) {
-    try {
-      prune(node, pageType === "listing");
-      dropFurniture(node);
-    } catch {
-      /* the unpruned node stands */
+  if (node) node = cleaned(node, pageType);
+  // Readability took a block the cleaning empties (a page's header and menus, on a landing page
+  // that says it is an article): the main-content candidate, if it keeps more once cleaned.
+  if (node && extractor === "readability" && fallback && fLen >= MIN_CHARS && plainLength(node) < MIN_CHARS) {
+    const other = cleaned(fallback, pageType);
+    if (plainLength(other) > plainLength(node)) {
+      node = other;
+      extractor = "main-content";
     }
   }
   return { node, extractor, r, rLen, fLen, pageType };
+}
+
+/** The last pass over the chosen content: link lists and furniture out (prune.ts, furniture.ts). */
+function cleaned(node: Element, pageType: PageType): Element {
+  try {
+    prune(node, pageType === "listing");
+    dropFurniture(node);
+  } catch {
+    /* the unpruned node stands */
+  }
+  return node;
 }
 
 export function readSync(options: ReadOptions = {}): ReadResult {
