@@ -277,6 +277,10 @@ async function inPage(args) {
     walk(root, false);
     return parts.join("").split("\n").map((l) => l.trim()).join("\n").replace(/\n{3,}/g, "\n\n").trim();
   };
+  // As the service does before reading (server/src/observe/collector.ts): React's streamed
+  // parts, still hidden on a page read with its scripts off, are put in place. Every extractor
+  // reads the page so revealed (a build without revealStreamed reads it as it came).
+  g.sightline.revealStreamed?.();
   void document.body?.offsetHeight; // layout done before any timing
   const out = { lang: (document.documentElement.getAttribute("lang") || "").trim().toLowerCase().split(/[-_]/)[0] || "-" };
   // The corpora hold each page's HTML only and the server here serves nothing else, so a linked
@@ -581,7 +585,7 @@ for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
 }
 for (const [k, v] of Object.entries(figures)) run.figure(k, v);
 if (failures) run.note(`${failures} page(s) failed to load or extract and score as empty output.`);
-run.note(`Pages opened in Chromium ${chromiumVersion} at 1280×900, nothing off loopback, no images, media or fonts, scripts off first and on for an extractor whose static reading is short (as the service reads); Readability.js alone = read({ fallback: false, stripHidden: false }) of the same collector; Defuddle ${defuddleVersion} is given the live document.`);
+run.note(`Pages opened in Chromium ${chromiumVersion} at 1280×900, nothing off loopback, no images, media or fonts, scripts off first (React's streamed parts put in place when the build can) and on for an extractor whose static reading is short (as the service reads); Readability.js alone = read({ fallback: false, stripHidden: false }) of the same collector; Defuddle ${defuddleVersion} is given the live document.`);
 
 // per-page scores of the tuning pages only, for looking at failures
 if (opt["pages-out"]) {

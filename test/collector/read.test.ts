@@ -1,5 +1,7 @@
 // read(): article extraction with Readability (boilerplate out), Markdown and text formats,
 // title/description, and the main-content fallback on a product listing.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { useFixturePage, readIn } from "./support.js";
 
@@ -319,6 +321,21 @@ describe("read() completes a report Readability took one section of", () => {
       expect(r.content, t).toContain(t);
     }
     for (const junk of ["Archive", "Written by the maintainers"]) expect(r.content, junk).not.toContain(junk);
+  });
+});
+
+describe("revealStreamed() on a page whose scripts ran", () => {
+  it("finds nothing left to move, and read() gives each streamed part once", async () => {
+    // The service's fixture (scripts off there, test/observe/observe.test.ts): here React's
+    // calls have run, as they have in the person's tab.
+    const html = readFileSync(fileURLToPath(new URL("../observe/fixtures/streamed.html", import.meta.url)), "utf8");
+    await fx.page.setContent(html);
+    expect(await fx.page.locator('[id^="S:"]').count()).toBe(0);
+    const r = await readIn(fx.page, { format: "text" });
+    const moved = await fx.page.evaluate(() => (globalThis as unknown as { sightline: { revealStreamed(): number } }).sightline.revealStreamed());
+    expect(moved).toBe(0);
+    expect(r.content.split("Sea otters keep the forests standing")).toHaveLength(2);
+    expect(r.content.indexOf("Hundreds of species")).toBeGreaterThan(r.content.indexOf("Kelp forests grow"));
   });
 });
 

@@ -87,6 +87,20 @@ describe("read mode: JavaScript off first, on only when needed", () => {
     expect(await sl.credits(key)).toBe(before - 1);
   });
 
+  it("puts a streamed page's late parts in place (React's server streaming) instead of reading its skeleton", async () => {
+    // The shell alone is long enough not to call for the JavaScript pass: the parts must be
+    // revealed in the scripts-off reading itself.
+    const { json } = await observe(sl, key, { url: site.url("/streamed.html"), format: "text" });
+    expect(json).toMatchObject({ status: "success", title: "Kelp forests" });
+    const at = (s: string) => json.content.indexOf(s);
+    expect(at("Kelp forests grow")).toBeGreaterThanOrEqual(0);
+    expect(at("Who lives there")).toBeGreaterThan(at("Kelp forests grow"));
+    expect(at("Hundreds of species")).toBeGreaterThan(at("Who lives there"));
+    expect(at("Sea otters keep the forests standing")).toBeGreaterThan(at("Hundreds of species"));
+    expect(json.content).not.toContain("Loading the rest");
+    expect(json.content).not.toContain("All rights reserved");
+  });
+
   it("cuts at a small contentLimit without mistaking the cut reading for an app shell", async () => {
     const { json } = await observe(sl, key, { url: site.url("/script-replaces.html"), format: "text", options: { contentLimit: 30 } });
     expect(json.content.length).toBe(30);

@@ -25,7 +25,11 @@ export async function collectSnapshot(page: Page, maxElements?: number): Promise
 export async function readContent(page: Page, format: ReadFormat, contentLimit: number): Promise<ReadContent> {
   await injectCollector(page);
   const opts = JSON.stringify({ format, contentLimit });
-  const json = (await page.evaluate(`globalThis.sightline.read(${opts}).then((r) => JSON.stringify(r))`)) as string;
+  // A page rendered with its scripts off still holds React's streamed parts hidden: they are put
+  // in place first (collector/read/streamed.ts); where the scripts ran, nothing is left to do.
+  const json = (await page.evaluate(
+    `(globalThis.sightline.revealStreamed(), globalThis.sightline.read(${opts})).then((r) => JSON.stringify(r))`,
+  )) as string;
   const r = JSON.parse(json) as Partial<Record<keyof ReadContent, unknown>>;
   // The page can reach the collector's global: nothing it answers is trusted as typed.
   const pageType = PAGE_TYPES.find((t) => t === r.page_type);

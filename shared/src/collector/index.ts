@@ -8,6 +8,7 @@ import type { CollectOptions } from "./types.js";
 
 export { collect, collectSync } from "./collect.js";
 export { read } from "./read/read.js";
+export { revealStreamed } from "./read/streamed.js";
 export { detectCaptcha } from "./captcha.js";
 export { receiveListenerMarks } from "./listeners.js";
 export { COLLECTOR_VERSION as version } from "./version.js";
