@@ -334,6 +334,23 @@ async function inPage(args) {
 const results = new Array(pages.length);
 let done = 0;
 const t0 = Date.now();
+/** Resolves after `quiet` ms without DOM mutations, or after `budget` ms (engines.ts's DOM_QUIET_SOURCE). */
+const DOM_QUIET = ([quiet, budget]) =>
+  new Promise((resolve) => {
+    const start = performance.now();
+    let last = start;
+    const mo = new MutationObserver(() => (last = performance.now()));
+    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    const tick = () => {
+      const now = performance.now();
+      if (now - last >= quiet || now - start >= budget) {
+        mo.disconnect();
+        resolve(Math.round(now - last));
+      } else setTimeout(tick, Math.min(50, quiet));
+    };
+    setTimeout(tick, Math.min(50, quiet));
+  });
+
 /** One reading of page i, with its scripts on or off. */
 async function readPage(i, js) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: js });
@@ -345,7 +362,10 @@ async function readPage(i, js) {
   const page = await context.newPage();
   try {
     await page.goto(`${origin}/p/${i}.html`, { waitUntil: "domcontentloaded", timeout: 30000 });
-    if (js) await page.waitForTimeout(150);
+    // With scripts on, settle as the service's performance engine does (server/src/browser/
+    // engines.ts): 200 ms without DOM mutations, at most 1.5 s. A fixed wait read some pages
+    // before their script had filled them and others after, from run to run.
+    if (js) await page.evaluate(DOM_QUIET, [200, 1500]);
     if (baseline) {
       await page.evaluate(baseline);
       await page.evaluate("globalThis.__slBase = globalThis.sightline");
