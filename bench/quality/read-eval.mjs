@@ -42,6 +42,8 @@ import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { startRun } from "../lib/results.mjs";
 import { seededRandom, median, quantile } from "../lib/stats.mjs";
+// The service's settle rule for a scripts-on render (run after the workspace build, as `bench:read` does).
+import { ENGINES, waitForDomQuiet } from "../../server/dist/browser/engines.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -331,26 +333,10 @@ async function inPage(args) {
   return out;
 }
 
+const QUIET = ENGINES.performance;
 const results = new Array(pages.length);
 let done = 0;
 const t0 = Date.now();
-/** Resolves after `quiet` ms without DOM mutations, or after `budget` ms (engines.ts's DOM_QUIET_SOURCE). */
-const DOM_QUIET = ([quiet, budget]) =>
-  new Promise((resolve) => {
-    const start = performance.now();
-    let last = start;
-    const mo = new MutationObserver(() => (last = performance.now()));
-    mo.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    const tick = () => {
-      const now = performance.now();
-      if (now - last >= quiet || now - start >= budget) {
-        mo.disconnect();
-        resolve(Math.round(now - last));
-      } else setTimeout(tick, Math.min(50, quiet));
-    };
-    setTimeout(tick, Math.min(50, quiet));
-  });
-
 /** One reading of page i, with its scripts on or off. */
 async function readPage(i, js) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: js });
@@ -362,10 +348,8 @@ async function readPage(i, js) {
   const page = await context.newPage();
   try {
     await page.goto(`${origin}/p/${i}.html`, { waitUntil: "domcontentloaded", timeout: 30000 });
-    // With scripts on, settle as the service's performance engine does (server/src/browser/
-    // engines.ts): 200 ms without DOM mutations, at most 1.5 s. A fixed wait read some pages
-    // before their script had filled them and others after, from run to run.
-    if (js) await page.evaluate(DOM_QUIET, [200, 1500]);
+    // With scripts on, settle as the service's performance engine does (its DOM-quiet wait).
+    if (js) await waitForDomQuiet(page, QUIET.quietMs, QUIET.quietBudgetMs);
     if (baseline) {
       await page.evaluate(baseline);
       await page.evaluate("globalThis.__slBase = globalThis.sightline");
