@@ -3,7 +3,8 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { useFixturePage, readIn } from "./support.js";
+import type { Page } from "playwright-core";
+import { collectorBundle, useFixturePage, readIn } from "./support.js";
 
 const fx = useFixturePage();
 
@@ -324,16 +325,36 @@ describe("read() completes a report Readability took one section of", () => {
   });
 });
 
-describe("revealStreamed() on a page whose scripts ran", () => {
-  it("finds nothing left to move, and read() gives each streamed part once", async () => {
-    // The service's fixture (scripts off there, test/observe/observe.test.ts): here React's
-    // calls have run, as they have in the person's tab.
-    const html = readFileSync(fileURLToPath(new URL("../observe/fixtures/streamed.html", import.meta.url)), "utf8");
-    await fx.page.setContent(html);
-    expect(await fx.page.locator('[id^="S:"]').count()).toBe(0);
+describe("revealStreamed() puts React's streamed parts in place", () => {
+  // The service's fixture (test/observe/observe.test.ts reads it through the server).
+  const html = () => readFileSync(fileURLToPath(new URL("../observe/fixtures/streamed.html", import.meta.url)), "utf8");
+  const reveal = (page: Page) => page.evaluate(() => (globalThis as unknown as { sightline: { revealStreamed(): number } }).sightline.revealStreamed());
+
+  it("with scripts off: each part where its call puts it, the skeleton gone, and only once", async () => {
+    const context = await fx.page.context().browser()!.newContext({ javaScriptEnabled: false });
+    try {
+      const page = await context.newPage();
+      await page.setContent(html());
+      await page.evaluate(collectorBundle());
+      expect(await reveal(page)).toBe(2);
+      expect(await reveal(page)).toBe(0);
+      const text = await page.evaluate(() => document.body.innerText);
+      const at = (s: string) => text.indexOf(s);
+      expect(at("Who lives there")).toBeGreaterThan(at("Kelp forests grow"));
+      expect(at("Sea otters keep the forests standing")).toBeGreaterThan(at("Hundreds of species"));
+      // The boundary's fallback ends at its own closing marker, not at a nested one's.
+      expect(at("Photographs by the Coastal Notes divers")).toBeGreaterThan(at("Sea otters keep the forests standing"));
+      expect(text).not.toContain("Loading");
+      expect(await page.locator('[id^="S:"], template').count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it("where the scripts ran: nothing left to move, and read() gives each part once", async () => {
+    await fx.page.setContent(html());
     const r = await readIn(fx.page, { format: "text" });
-    const moved = await fx.page.evaluate(() => (globalThis as unknown as { sightline: { revealStreamed(): number } }).sightline.revealStreamed());
-    expect(moved).toBe(0);
+    expect(await reveal(fx.page)).toBe(0);
     expect(r.content.split("Sea otters keep the forests standing")).toHaveLength(2);
     expect(r.content.indexOf("Hundreds of species")).toBeGreaterThan(r.content.indexOf("Kelp forests grow"));
   });
