@@ -107,9 +107,10 @@ export async function launchWithExtension(): Promise<ExtensionBrowser> {
         ),
       ]);
       await page.setViewportSize({ width: 440, height: 900 });
-      // Wait for the panel's markup, not a load event: on a loaded machine Playwright can attach to
-      // the new window after its DOMContentLoaded and then wait for it forever (seen in CI).
-      await page.locator("nav.tabs").waitFor({ timeout: 15_000 });
+      // Wait for the panel to say it started (its controls are wired after an async settings
+      // read), not for a load event: on a loaded machine Playwright can attach to the new window
+      // after its DOMContentLoaded and then wait for it forever (seen in CI).
+      await page.locator("body[data-ready]").waitFor({ state: "attached", timeout: 15_000 });
       return page;
     },
     async close() {

@@ -356,4 +356,6 @@ export async function startPanel(): Promise<void> {
     if (id === state.tab?.tabId && info.status === "complete" && !running) void target().catch(() => undefined);
   });
   await target().catch(failed);
+  // Every control is wired and the tab is known: what automation driving the panel waits for.
+  document.body.dataset.ready = "true";
 }
