@@ -69,6 +69,8 @@ const originOf = (url: string) => {
 
 export class Supervisor {
   private shared = new Set<number>();
+  /** Last committed URL of shared tabs (in memory: a worker that slept answers tabs.get's). */
+  private urls = new Map<number, string>();
   private allowedSites = new Set<string>();
   private mode: AgentMode = "running";
   private readonly waiting = new Map<string, Waiting>();
@@ -148,14 +150,21 @@ export class Supervisor {
     browser.storage.onChanged.addListener((changes, area) => {
       if (area === "local" && "sightline.settings" in changes) void this.client.restart();
     });
-    browser.tabs.onCreated.addListener((tab) => {
-      // A tab opened from a shared tab (a link with target=_blank, window.open) joins it.
-      if (tab.id !== undefined && tab.openerTabId !== undefined && this.shared.has(tab.openerTabId)) {
-        this.shared.add(tab.id);
-        this.changed();
-      }
+    // A tab a shared page itself opened (a target=_blank link, window.open) joins the share.
+    // Not tabs.onCreated's openerTabId: Chromium also names the front tab the opener of a tab
+    // the person opens with Ctrl+T or the new-tab button, and that tab is the person's own.
+    browser.webNavigation.onCreatedNavigationTarget.addListener((d) => {
+      if (!this.shared.has(d.sourceTabId) || this.shared.has(d.tabId)) return;
+      this.shared.add(d.tabId);
+      this.urls.set(d.tabId, d.url);
+      this.changed();
+    });
+    // Without host permissions tabs.get hides a joined tab's URL; the committed one is known.
+    browser.webNavigation.onCommitted.addListener((d) => {
+      if (d.frameId === 0 && this.shared.has(d.tabId)) this.urls.set(d.tabId, d.url);
     });
     browser.tabs.onRemoved.addListener((id) => {
+      this.urls.delete(id);
       if (this.shared.delete(id)) this.changed();
     });
     browser.tabs.onUpdated.addListener((id, info) => {
@@ -176,7 +185,7 @@ export class Supervisor {
     for (const id of this.shared) {
       const t = await browser.tabs.get(id).catch(() => null);
       if (!t) continue;
-      out.push({ tab: String(id), url: t.url ?? "", title: t.title ?? "", active: !!t.active });
+      out.push({ tab: String(id), url: t.url || this.urls.get(id) || "", title: t.title ?? "", active: !!t.active });
     }
     return out;
   }
