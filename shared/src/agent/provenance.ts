@@ -95,11 +95,11 @@ export function markHiddenRuns(text: string): { text: string; passages: string[]
   return { text: out.join(""), passages };
 }
 
-/** The passages a marked text holds. */
+/** The passages a marked text holds (the notice, which names the marks, is not one). */
 export function hiddenPassagesIn(marked: string): string[] {
   const out: string[] = [];
   const re = new RegExp(`${HIDDEN_OPEN}([\\s\\S]*?)${HIDDEN_CLOSE.replace("/", "\\/")}`, "g");
-  for (const m of marked.matchAll(re)) if (m[1].trim()) out.push(m[1]);
+  for (const m of marked.split(HIDDEN_NOTICE).join("").matchAll(re)) if (m[1].trim()) out.push(m[1]);
   return out;
 }
 
