@@ -288,13 +288,15 @@ export class Supervisor {
           await exec(tabId, () => (globalThis as unknown as { sightline: Sightline }).sightline.receiveListenerMarks(), []);
           await markListeners((method, params) => cdp.send(tabId, method, params)).catch(() => 0);
         }
-        const req = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.collect(), []);
+        // textVisibility: elements whose text the person cannot see are marked (text_hidden).
+        const req = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.collect({ textVisibility: true }), []);
         this.record({ tabId, tool: "snapshot", summary: `Read the elements of ${req.url}`, decision: OBSERVED, started });
         return req;
       }
       case "read": {
         await ensureInjected(tabId);
-        const r = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.read({ format: "markdown" }), []);
+        // markHidden: every run the person cannot see comes back wrapped in ⟦hidden⟧ marks.
+        const r = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.read({ format: "markdown", markHidden: true }), []);
         const url = await driver.url();
         this.record({ tabId, tool: "read", summary: `Read the text of ${url}`, decision: OBSERVED, started });
         return { url, title: r.title, description: r.description, content: r.content } satisfies BridgeOps["read"]["result"];

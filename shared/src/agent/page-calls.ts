@@ -78,8 +78,11 @@ export interface PageCalls {
   showMarks(args: { marks: { id: number; x: number; y: number; width: number; height: number }[] }): number;
   /** Removes what showMarks drew. */
   clearMarks(args: Record<string, never>): void;
-  /** Passages in the page the person cannot see (hidden, off-screen, transparent, aria-hidden...). */
-  hiddenText(args: { max?: number }): string[];
+  /**
+   * Every passage of the page the person cannot see (adjacent hidden text runs merged), judged
+   * per run from layout and paint (shared/src/collector/visibility/); no length or count limit.
+   */
+  hiddenText(args: Record<string, never>): string[];
   /** Facts about element `id` for approvals (null when it is gone); does not move the page. */
   describe(args: LocateArgs): TargetFacts | null;
 }

@@ -7,7 +7,7 @@ import { AgentError, type ActionResult, type AgentAction, type AgentTab } from "
 import type { ActionTarget, AgentBackend, CallHooks, ReadPage } from "./backend.js";
 import { closestElement } from "./closest.js";
 import { ACTIVITY_FORMAT, loggableAction, type ActivityEntry } from "./activity.js";
-import { followsHiddenText, hiddenElementIds, markHiddenInMarkdown, HIDDEN_NOTICE } from "./provenance.js";
+import { followsHiddenText, hiddenIdsOf, hiddenPassagesIn, HIDDEN_NOTICE } from "./provenance.js";
 
 export type Billable = "snapshot" | "read" | "screenshot";
 
@@ -52,6 +52,8 @@ export interface CompactElement {
   disabled?: boolean;
   href?: string;
   in_viewport: boolean;
+  /** The person cannot see its text: "all" of it, or a "part" (decided in the page, from layout). */
+  text_hidden?: "all" | "part";
 }
 
 export interface ActAnswer extends ActionResult {
@@ -72,6 +74,7 @@ interface TabMemory {
   baseline: RefinedElement[];
   /** Passages the person cannot see, from the last snapshot or read. */
   hidden: string[];
+  /** Elements of the last snapshot whose text the person cannot see at all. */
   hiddenIds: Set<number>;
 }
 
@@ -128,7 +131,7 @@ export class AgentSession {
   async snapshot(tabArg: string | undefined, opts: SnapshotOptions = {}): Promise<SnapshotAnswer> {
     const tab = await this.resolveTab(tabArg);
     return this.bill("snapshot", async () => {
-      const req = await this.deps.backend.capture(tab);
+      const req = await this.deps.backend.capture(tab, { textVisibility: true });
       const hidden = await this.hiddenOf(tab);
       const [ranked, baseline] = await Promise.all([
         this.deps.refine(req, { goal: opts.goal, limit: opts.limit }, "snapshot"),
@@ -141,25 +144,35 @@ export class AgentSession {
       });
       const shown = new Set(prompt.included);
       const m = this.memory.get(tab)!;
+      // Which elements the person cannot see is the page's verdict, per element, from layout.
+      const marks = hiddenIdsOf(req.raw_elements);
       m.hidden = hidden;
-      m.hiddenIds = hiddenElementIds([...m.known.values()], hidden);
+      m.hiddenIds = marks.hidden;
       let text = prompt.text;
-      if (prompt.included.some((id) => m.hiddenIds.has(id))) {
+      if (prompt.included.some((id) => marks.hidden.has(id) || marks.partly.has(id))) {
         text = text
           .split("\n")
           .map((line) => {
             const id = /^\[(\d+)\]/.exec(line);
-            return id && m.hiddenIds.has(Number(id[1])) ? `${line} hidden` : line;
+            if (!id) return line;
+            const n = Number(id[1]);
+            return marks.hidden.has(n) ? `${line} hidden` : marks.partly.has(n) ? `${line} partly hidden` : line;
           })
           .join("\n");
         text += `\n${HIDDEN_NOTICE}`;
       }
+      const flagged = (el: RefinedElement): CompactElement => {
+        const c = compact(el);
+        if (marks.hidden.has(el.id)) c.text_hidden = "all";
+        else if (marks.partly.has(el.id)) c.text_hidden = "part";
+        return c;
+      };
       return {
         tab,
         url: req.url,
         text,
         tokens: prompt.tokens,
-        elements: ranked.elements.filter((el) => shown.has(el.id)).map(compact),
+        elements: ranked.elements.filter((el) => shown.has(el.id)).map(flagged),
       };
     });
   }
@@ -174,10 +187,14 @@ export class AgentSession {
     const tab = await this.resolveTab(tabArg);
     return this.bill("read", async () => {
       const [page, hidden] = await Promise.all([this.deps.backend.read(tab), this.hiddenOf(tab)]);
-      const { content, marked } = markHiddenInMarkdown(page.content, hidden);
-      const m = this.memory.get(tab);
-      if (m && m.url === page.url) m.hidden = hidden;
-      return { ...page, content: marked ? `${HIDDEN_NOTICE}\n\n${content}` : content, hidden_marked: marked };
+      // The backend's read marks every run the person cannot see (the collector's markHidden).
+      const marked = [page.title, page.description, page.content].flatMap(hiddenPassagesIn);
+      // Remembered for the activity log even before a snapshot (a navigate needs none).
+      this.remember(tab, page.url, [], null);
+      const m = this.memory.get(tab)!;
+      m.hidden = [...new Set([...hidden, ...marked])];
+      const inContent = hiddenPassagesIn(page.content).length;
+      return { ...page, content: marked.length ? `${HIDDEN_NOTICE}\n\n${page.content}` : page.content, hidden_marked: inContent };
     });
   }
 

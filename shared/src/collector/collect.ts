@@ -19,6 +19,8 @@ import { emitRecord } from "./record.js";
 import { walkFrame } from "./frames.js";
 import type { Ctx, Frame, Inherited, Occluder } from "./walk-state.js";
 import type { CollectOptions, CollectResult } from "./types.js";
+import { Sight } from "./visibility/runs.js";
+import { TEXT_HIDDEN_ATTRIBUTE } from "../agent/provenance.js";
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
 
@@ -251,6 +253,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     viewportOnly: options.viewportOnly === true,
     count: 0,
     pending: [],
+    judged: options.textVisibility === true ? [] : null,
     secrets: [],
   };
   const top: Frame = {
@@ -290,6 +293,15 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
       }
     }
     t = mark("occlusion", t);
+    if (ctx.judged) {
+      // After the walk: the judge reads layout only, and its verdicts concern the page as painted.
+      const sight = new Sight();
+      for (const p of ctx.judged) {
+        const v = sight.element(p.el);
+        if (v) (p.raw.attributes as Record<string, string | null>)[TEXT_HIDDEN_ATTRIBUTE] = v;
+      }
+      t = mark("text_visibility", t);
+    }
     if (ctx.secrets.length) scrub(top.out, ctx.secrets);
     const found = detectCaptcha(document);
     t = mark("captcha", t);

@@ -207,5 +207,6 @@ export function emitRecord(c: Candidate, ctx: Ctx, f: Frame, inh: Inherited): Ra
   f.out.push(raw);
   ctx.count++;
   if (inViewport) ctx.pending.push({ el, raw, frame: f });
+  if (ctx.judged) ctx.judged.push({ el, raw, frame: f });
   return raw;
 }

@@ -19,6 +19,12 @@ export interface CollectOptions {
   allRoles?: boolean;
   /** Add per-phase times (ms) as client_metrics.phases_ms (for benchmarks). */
   timings?: boolean;
+  /**
+   * Mark elements whose text the person cannot see, `attributes.text_hidden` "all" | "part",
+   * judged per text run from layout and paint (visibility/). For agents' snapshots; it costs a
+   * layout pass over the elements' text, so default false.
+   */
+  textVisibility?: boolean;
 }
 
 /**
@@ -51,6 +57,9 @@ export interface CollectOptions {
  *   top-viewport coordinates), not repeated at the top level.
  * - `value_redacted`: "true" for password, one-time-code and payment-card fields (autocomplete
  *   one-time-code / cc-* / *-password, or a name like cvv, card-number, otp); their value is null.
+ * - `text_hidden` (with `textVisibility` only): "all" when the person cannot see the element's
+ *   text (or, without text, its box), "part" when some of its text or of the label naming it
+ *   is hidden (visibility/runs.ts).
  * Styles: z_index, cursor and position always; colours, font size/weight and opacity for
  * elements within about two screens of the viewport.
  */
@@ -80,6 +89,12 @@ export interface ReadOptions {
   captions?: boolean;
   /** Use the main-content fallback when Readability fails or keeps too little (default true). */
   fallback?: boolean;
+  /**
+   * Wrap every text run the person cannot see (judged from the live layout, per run) in
+   * ⟦hidden⟧…⟦/hidden⟧, adjacent runs merged (agent/provenance.ts). For agents; default false,
+   * which leaves the output as it was.
+   */
+  markHidden?: boolean;
 }
 
 export interface ReadResult {
@@ -95,4 +110,6 @@ export interface ReadResult {
   page_type?: PageType;
   /** Sightline addition: text lengths of both candidates (diagnostics). */
   stats?: { readability_chars: number; main_content_chars: number };
+  /** With `markHidden`: how many hidden passages `content` marks. */
+  hidden_passages?: number;
 }

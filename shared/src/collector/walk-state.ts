@@ -71,5 +71,7 @@ export interface Ctx {
   viewportOnly: boolean;
   count: number;
   pending: Pending[];
+  /** Every emitted element, when collect() judges what of their text the person sees (textVisibility). */
+  judged: Pending[] | null;
   secrets: string[];
 }

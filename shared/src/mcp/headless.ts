@@ -1,7 +1,7 @@
 // The headless backend: the agent works in its own Chromium (Debian's, or CHROMIUM_PATH), one
 // browser context whose pages are the tabs; pages a page opens (popups, target=_blank) join.
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { AgentError, performAction, screenshotWithMarks, waitOnPage, type ActionResult, type AgentAction, type AgentBackend, type AgentTab, type MarkBox, type ReadPage } from "../agent/index.js";
+import { AgentError, performAction, screenshotWithMarks, waitOnPage, type ActionResult, type AgentAction, type AgentBackend, type AgentTab, type CaptureOptions, type MarkBox, type ReadPage } from "../agent/index.js";
 import type { SnapshotRequest } from "../contract/index.js";
 import { PlaywrightDriver } from "../playwright/driver.js";
 import { collectPage } from "../playwright/snapshot.js";
@@ -69,15 +69,20 @@ export class HeadlessBackend implements AgentBackend {
     return out;
   }
 
-  capture(handle: string): Promise<SnapshotRequest> {
-    return collectPage(this.tab(handle).page);
+  capture(handle: string, opts: CaptureOptions = {}): Promise<SnapshotRequest> {
+    // collectPage passes its collector options through to collect(); textVisibility is one of
+    // the collector's (CollectOptions), given here as a value of that wider type.
+    const collector: { frames: boolean; textVisibility?: boolean } = { frames: true };
+    if (opts.textVisibility) collector.textVisibility = true;
+    return collectPage(this.tab(handle).page, { collector });
   }
 
   async read(handle: string): Promise<ReadPage> {
     const { page } = this.tab(handle);
     await collectPage(page, { collector: { maxElements: 1 } }); // injects the collector
+    // markHidden: every run the person cannot see comes back wrapped in ⟦hidden⟧ marks.
     const r = await page.evaluate(() =>
-      (globalThis as unknown as { sightline: { read(o: unknown): Promise<{ title: string; description: string; content: string }> } }).sightline.read({ format: "markdown" }),
+      (globalThis as unknown as { sightline: { read(o: unknown): Promise<{ title: string; description: string; content: string }> } }).sightline.read({ format: "markdown", markHidden: true }),
     );
     return { url: page.url(), title: r.title, description: r.description, content: r.content };
   }
