@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { launchChromium } from "../support/chromium.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
-import { parseAllowList, startEgressProxy, REFUSED_HEADER, type EgressProxy } from "../../server/src/net/index.js";
+import { parseAllowList, startEgressProxy, REFUSED_HEADER, type EgressProxy } from "@sightline/shared/net";
 
 let browser: Browser;
 let allowed: StaticServer; // 127.0.0.1: allowed

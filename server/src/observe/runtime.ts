@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { BrowserPool } from "../browser/index.js";
 import type { ServerConfig } from "../config.js";
 import type { Ledger } from "../ledger/index.js";
-import { parseAllowList } from "../net/index.js";
+import { parseAllowList } from "@sightline/shared/net";
 import { ScreenshotService, UrlSigner, openScreenshotStorage } from "../storage/index.js";
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "./config.js";
 import type { ObserveDeps } from "./deps.js";

@@ -1,5 +1,6 @@
-// Egress control for server-side rendering: the host policy, resolve-then-check, and the
-// per-context forward proxy that enforces both on every request a page makes.
+// Egress control for every browser Sightline drives on its own (the server's renders and the
+// headless MCP): the host policy, resolve-then-check, and the per-context forward proxy that
+// enforces both on every request a page makes. Node only (net, dns, http).
 export {
   parseAllowList,
   refusedRange,
