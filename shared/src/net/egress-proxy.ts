@@ -13,6 +13,10 @@ import type { Duplex } from "node:stream";
 import { EgressRefusal, resolveChecked, systemLookup, type Lookup, type ResolvedAddress } from "./guard.js";
 import type { HostPolicy } from "./policy.js";
 
+/** Chromium flags a proxied context needs so nothing leaves beside the proxy: WebRTC's UDP
+ *  (STUN, TURN, peer connections) is limited to proxied UDP, of which there is none. */
+export const PROXY_ONLY_CHROMIUM_ARGS = ["--force-webrtc-ip-handling-policy=disable_non_proxied_udp", "--webrtc-ip-handling-policy=disable_non_proxied_udp"];
+
 /** Header on the proxy's own refusal responses, so the renderer can tell them from a site's 403. */
 export const REFUSED_HEADER = "x-sightline-egress-refused";
 

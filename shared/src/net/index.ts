@@ -10,4 +10,4 @@ export {
   type HostPolicy,
 } from "./policy.js";
 export { checkRequestUrl, resolveChecked, EgressRefusal, systemLookup, type Lookup, type ResolvedAddress } from "./guard.js";
-export { startEgressProxy, REFUSED_HEADER, type EgressProxy, type Refusal } from "./egress-proxy.js";
+export { startEgressProxy, REFUSED_HEADER, PROXY_ONLY_CHROMIUM_ARGS, type EgressProxy, type Refusal } from "./egress-proxy.js";
