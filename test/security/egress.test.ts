@@ -7,8 +7,11 @@
 // SIGHTLINE_ALLOW_PRIVATE_HOSTS; `refused` (127.0.0.2) and `refused6` ([::1]) are loopback
 // hosts that stay refused, and their own request logs must stay empty. A name that resolves to
 // loopback is tested in process, with the real MCP server and client over an in-memory pipe and
-// a fake resolver (no DNS can be used here).
+// a fake resolver (no DNS can be used here). On the bridge path (the person's own tab), the
+// server checks navigate with the same policy before relaying it to the extension, here a
+// scripted one on the real WebSocket, reached by a real MCP client through POST /mcp.
 import { createServer, type Server } from "node:http";
+import WebSocket from "ws";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
@@ -18,8 +21,11 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { AgentSession } from "@sightline/shared/agent";
 import { HeadlessBackend, createMcpServer, localRefine } from "@sightline/shared/mcp";
 import { parseAllowList, type Lookup } from "@sightline/shared/net";
-import { stdioClient, textOf, type McpClient } from "../agent/mcp-client.js";
+import { BRIDGE_PATH, BRIDGE_PROTOCOL_VERSION, parseServerMessage, type CallMessage } from "@sightline/shared/bridge";
+import { observeConfig } from "../../server/src/observe/index.js";
+import { httpClient, stdioClient, textOf, type McpClient } from "../agent/mcp-client.js";
 import { launchChromium } from "../support/chromium.js";
+import { startSightline, type Sightline } from "../support/sightline-server.js";
 
 interface LoggedServer {
   host: string;
@@ -261,5 +267,67 @@ describe("a name that resolves to loopback (in process, fake resolver)", () => {
     const r = await call("navigate", { url: `http://allowed.example:${named.port}/hop` });
     expect(textOf(r)).toMatch(/the page redirected to http:\/\/intranet\.example:\d+\/hop-target, and it is refused: intranet\.example resolves to 127\.0\.0\.2 is a loopback address/);
     expect(refused.requests).toEqual([]);
+  });
+});
+
+describe("the bridge: navigate in the person's tab", () => {
+  let sl: Sightline;
+  let agent: McpClient;
+  let ws: WebSocket;
+  /** Every call the server relayed to the (scripted) extension. */
+  const relayed: CallMessage[] = [];
+
+  beforeAll(async () => {
+    sl = await startSightline({ config: { observe: observeConfig({ allowPrivateHosts: "127.0.0.1" }) } });
+    const key = await sl.createKey(10);
+    ws = new WebSocket(`${sl.origin.replace(/^http/, "ws")}${BRIDGE_PATH}`, { origin: "chrome-extension://abcdefghijklmnop" });
+    const send = (m: object) => ws.send(JSON.stringify(m));
+    ws.on("open", () => send({ type: "hello", version: BRIDGE_PROTOCOL_VERSION, key, instance: "egress-test" }));
+    ws.on("message", (raw) => {
+      const msg = parseServerMessage(raw.toString());
+      if (msg?.type === "welcome") send({ type: "tabs", tabs: [{ tab: "1", url: `${site.origin}/article`, title: "Article", active: true }] });
+      if (msg?.type === "ping") send({ type: "pong" });
+      if (msg?.type === "call") {
+        relayed.push(msg);
+        // The person says no: enough to show the call reached the browser.
+        send({ type: "result", id: msg.id, ok: false, error: { code: "rejected", message: "the person rejected it" } });
+      }
+    });
+    agent = await httpClient(sl.origin, key);
+    const end = Date.now() + 10_000;
+    while (!((structured(await agent.call("tabs")).tabs as unknown[]) ?? []).length) {
+      if (Date.now() > end) throw new Error("the scripted extension's tab never showed");
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  });
+
+  afterAll(async () => {
+    await agent?.close();
+    ws?.close();
+    await sl?.close();
+  });
+
+  it.each([
+    ["127.0.0.2", () => `${refused.origin}/b`, /127\.0\.0\.2 is a loopback address/],
+    ["localhost", () => `http://localhost:${site.port}/b`, /localhost is a loopback name/],
+    ["[::127.0.0.1]", () => `http://[::127.0.0.1]:${site.port}/b`, /loopback address \(127\.0\.0\.1 in IPv4-compatible IPv6\)/],
+    ["[::1]", () => `${refused6.origin}/b`, /::1 is a loopback address/],
+    ["169.254.169.254", () => "http://169.254.169.254/latest/meta-data/", /link-local \(cloud metadata\)/],
+    ["10.0.0.1", () => "http://10.0.0.1/", /private \(RFC 1918\)/],
+    ["0x7f000001", () => `http://0x7f000001:${site.port}/b`, /non-canonical spelling of 127\.0\.0\.1/],
+  ])("refuses %s before relaying it: no approval card, nothing sent to the browser", async (_name, url, why) => {
+    const before = relayed.length;
+    const r = await agent.call("navigate", { url: url() });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toMatch(/^bad_url: Invalid URL: /);
+    expect(textOf(r)).toMatch(why);
+    expect(textOf(r)).toMatch(/SIGHTLINE_ALLOW_PRIVATE_HOSTS/);
+    expect(relayed.slice(before).filter((c) => c.op === "act")).toEqual([]);
+  });
+
+  it("relays a navigate the policy allows (the control)", async () => {
+    const r = await agent.call("navigate", { url: `${site.origin}/article` });
+    expect(textOf(r)).toMatch(/^rejected:/);
+    expect(relayed.at(-1)).toMatchObject({ op: "act", args: { action: { kind: "navigate", url: `${site.origin}/article` } } });
   });
 });

@@ -5,6 +5,7 @@ export {
   parseAllowList,
   refusedRange,
   addressRefusal,
+  hostAllowedByName,
   DEFAULT_POLICY,
   PolicyError,
   type HostPolicy,
