@@ -10,6 +10,7 @@
 // a fake resolver (no DNS can be used here). On the bridge path (the person's own tab), the
 // server checks navigate with the same policy before relaying it to the extension, here a
 // scripted one on the real WebSocket, reached by a real MCP client through POST /mcp.
+import { spawnSync } from "node:child_process";
 import { createServer, type Server } from "node:http";
 import WebSocket from "ws";
 import type { AddressInfo } from "node:net";
@@ -23,7 +24,7 @@ import { HeadlessBackend, createMcpServer, localRefine } from "@sightline/shared
 import { parseAllowList, type Lookup } from "@sightline/shared/net";
 import { BRIDGE_PATH, BRIDGE_PROTOCOL_VERSION, parseServerMessage, type CallMessage } from "@sightline/shared/bridge";
 import { observeConfig } from "../../server/src/observe/index.js";
-import { httpClient, stdioClient, textOf, type McpClient } from "../agent/mcp-client.js";
+import { CLI, httpClient, stdioClient, textOf, type McpClient } from "../agent/mcp-client.js";
 import { launchChromium } from "../support/chromium.js";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 
@@ -196,6 +197,18 @@ describe("sightline mcp --headless on a person's machine", () => {
     } finally {
       await strict.close();
     }
+  });
+});
+
+describe("sightline mcp --headless --url", () => {
+  it("refuses a start URL the policy refuses before a browser starts", () => {
+    const r = spawnSync(process.execPath, [CLI, "mcp", "--headless", "--url", `http://[::127.0.0.1]:${site.port}/start`], {
+      env: { PATH: process.env.PATH ?? "", CHROMIUM_PATH: "/nonexistent/chromium" }, // proves no launch was tried
+      encoding: "utf8",
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--url .*: Invalid URL: .*loopback address \(127\.0\.0\.1 in IPv4-compatible IPv6\)/);
+    expect(site.requests).not.toContain("/start");
   });
 });
 

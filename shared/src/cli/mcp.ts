@@ -55,6 +55,13 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
     await closed;
     return;
   }
+  if (startUrl) {
+    // Refused before a browser starts; a refused redirect of it is caught by serveHeadless below.
+    const { checkAgentUrl } = await import("../mcp/egress.js");
+    await checkAgentUrl(startUrl, policy).catch((err: Error) => {
+      throw new CliError(`--url ${startUrl}: ${err.message}`, EXIT.usage);
+    });
+  }
   const { launchBrowser } = await import("./browser.js");
   const { serveHeadless } = await import("../mcp/stdio.js");
   const { AgentError } = await import("../agent/index.js");

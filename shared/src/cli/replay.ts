@@ -57,6 +57,15 @@ export async function replayCommand(args: string[], io: CliIo): Promise<void> {
       throw new CliError(`the log masks what was typed into "${name}": give it with --secret "${name}=VALUE"`, EXIT.usage);
     }
   }
+  // Likewise every URL the log navigates to (and where it starts) must be one the policy allows.
+  const { checkAgentUrl } = await import("../mcp/egress.js");
+  const starts = entries[0].action?.kind !== "navigate" && entries[0].url ? [{ step: 0, url: entries[0].url }] : [];
+  const visits = entries.flatMap((e, i) => (e.action?.kind === "navigate" ? [{ step: i + 1, url: e.action.url }] : []));
+  for (const { step, url } of [...starts, ...visits]) {
+    await checkAgentUrl(url, policy).catch((err: Error) => {
+      throw new CliError(`${step ? `step ${step} (navigate)` : "the log's first page"}: ${err.message}`, EXIT.usage);
+    });
+  }
   io.progress.stop();
   const { launchBrowser } = await import("./browser.js");
   const { HeadlessBackend, localRefine } = await import("../mcp/index.js");
