@@ -50,7 +50,8 @@ export function createApp(parts: AppParts): CreatedApp {
   closers.push(() => snapshots.close());
   const observe = createObserveRuntime({ config: parts.config, logger: parts.logger, ledger: parts.ledger, refine });
   closers.push(() => observe.close());
-  const bridge = parts.bridge ?? new BridgeHub({ authenticate: (key) => parts.ledger.authenticate(key), logger: parts.logger });
+  const bridge =
+    parts.bridge ?? new BridgeHub({ authenticate: (key) => parts.ledger.authenticate(key), logger: parts.logger, navigation: { policy: observe.policy } });
   stoppers.push(() => bridge.close());
   const deps: AppDeps = {
     config: parts.config,

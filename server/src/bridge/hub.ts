@@ -15,7 +15,7 @@ import {
   type ServerMessage,
 } from "@sightline/shared/bridge";
 import type { Account } from "../ledger/index.js";
-import { BridgeBackend } from "./backend.js";
+import { BridgeBackend, type NavigationPolicy } from "./backend.js";
 import type { Bridge } from "./index.js";
 
 /** What the hub needs of a socket (a `ws` WebSocket has all of it). */
@@ -47,6 +47,8 @@ export interface HubOptions {
    * progress from the extension. Default 10 minutes.
    */
   actIdleTimeoutMs?: number;
+  /** What navigate URLs are held to before they are relayed (default: public addresses only). */
+  navigation?: NavigationPolicy;
 }
 
 interface Connection {
@@ -111,7 +113,7 @@ export class BridgeHub implements Bridge {
   // ---- the Bridge interface ---------------------------------------------------------------
 
   backendFor(accountId: string, sessionId: string): AgentBackend {
-    return new BridgeBackend(this, accountId, sessionId);
+    return new BridgeBackend(this, accountId, sessionId, this.opts.navigation);
   }
 
   release(sessionId: string): void {

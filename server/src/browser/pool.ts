@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
+import { PROXY_ONLY_CHROMIUM_ARGS } from "@sightline/shared/net";
 import { BrowserCrashedError, PoolBusyError, PoolClosedError, RenderTimeoutError } from "./errors.js";
 import { Slots } from "./slots.js";
 import { CleanupStack, settled, within } from "./cleanup-stack.js";
@@ -38,8 +39,7 @@ export const CHROMIUM_ARGS = [
   "--disable-extensions",
   "--mute-audio",
   // WebRTC's UDP would bypass the egress proxy (and its host policy).
-  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+  ...PROXY_ONLY_CHROMIUM_ARGS,
 ];
 
 export interface PoolOptions {

@@ -3,7 +3,7 @@
 // proxy, routes and blank page may have been made ahead as the pool's spare for the same key.
 import { LISTENER_INIT_SCRIPT } from "@sightline/shared/playwright";
 import type { BrowserContextOptions, Page, Response } from "playwright-core";
-import { EgressRefusal, REFUSED_HEADER, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../net/index.js";
+import { EgressRefusal, REFUSED_HEADER, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "@sightline/shared/net";
 import { ENGINES, RENDER_VIEWPORT, applyEngine, navigate, type EngineName } from "./engines.js";
 import type { BrowserPool } from "./pool.js";
 import type { ContextRecipe } from "./spares.js";

@@ -1,6 +1,6 @@
 // /v1/observe settings: the browser pool, render time budget, egress policy and screenshot
 // links. Read from the environment by loadConfig (config.ts) as `config.observe`.
-import { parseAllowList, PolicyError } from "../net/index.js";
+import { parseAllowList, PolicyError } from "@sightline/shared/net";
 
 export interface ObserveConfig {
   /** Chromium executable (CHROMIUM_PATH). */

@@ -3,7 +3,7 @@
 import type { ObserveRequest, ObserveResponse } from "@sightline/shared/contract";
 import type { refineSnapshot } from "@sightline/shared/refine";
 import type { BrowserPool, EngineName, RenderRequest } from "../browser/index.js";
-import type { HostPolicy, Lookup } from "../net/index.js";
+import type { HostPolicy, Lookup } from "@sightline/shared/net";
 import type { ScreenshotService } from "../storage/index.js";
 import type { ObservePlan } from "./plan.js";
 

@@ -2,7 +2,7 @@
 // raised before the reservation is committed, so a failed render charges nothing.
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
 import { BrowserCrashedError, NavigationError, PoolBusyError, PoolClosedError, RenderTimeoutError } from "../browser/index.js";
-import { EgressRefusal } from "../net/index.js";
+import { EgressRefusal } from "@sightline/shared/net";
 
 const POLICY_HINT = "private, loopback, link-local and metadata addresses are not observed (an operator can allow hosts with SIGHTLINE_ALLOW_PRIVATE_HOSTS)";
 

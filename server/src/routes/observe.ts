@@ -5,7 +5,7 @@
 // What each mode answers lives in observe/modes/; what it costs in observe/plan.ts.
 import { validateObserveRequest, type ObserveResponse } from "@sightline/shared/contract";
 import type { AppContext, AppDeps, AppRouter } from "../koa-types.js";
-import { checkRequestUrl } from "../net/index.js";
+import { checkRequestUrl } from "@sightline/shared/net";
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "../observe/config.js";
 import { invalidUrl, renderFailed, toContractError } from "../observe/errors.js";
 import { planObserve } from "../observe/plan.js";

@@ -4,7 +4,7 @@
 import { OBSERVE_DEFAULT_CONTENT_LIMIT, type ObserveRequest } from "@sightline/shared/contract";
 import type { Page } from "playwright-core";
 import { renderUrl, type EngineName } from "../../browser/index.js";
-import { EgressRefusal } from "../../net/index.js";
+import { EgressRefusal } from "@sightline/shared/net";
 import { withCapturedHtml } from "../capture.js";
 import { readContent, type ReadContent } from "../collector.js";
 import { renderRequest, type ModeOutput, type ObserveCall, type ObserveDeps } from "../deps.js";
