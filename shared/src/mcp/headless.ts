@@ -3,8 +3,13 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { AgentError, performAction, screenshotWithMarks, waitOnPage, type ActionResult, type AgentAction, type AgentBackend, type AgentTab, type MarkBox, type ReadPage } from "../agent/index.js";
 import type { SnapshotRequest } from "../contract/index.js";
+import { collectorScript } from "../playwright/bundle.js";
 import { PlaywrightDriver } from "../playwright/driver.js";
 import { collectPage } from "../playwright/snapshot.js";
+import { SightlineWorld } from "../playwright/world.js";
+
+/** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
+const READ = "(o) => globalThis.sightline.read(o)";
 
 export interface HeadlessOptions {
   /** A running browser to use (tests); else one is launched by `launch`. */
@@ -75,10 +80,7 @@ export class HeadlessBackend implements AgentBackend {
 
   async read(handle: string): Promise<ReadPage> {
     const { page } = this.tab(handle);
-    await collectPage(page, { collector: { maxElements: 1 } }); // injects the collector
-    const r = await page.evaluate(() =>
-      (globalThis as unknown as { sightline: { read(o: unknown): Promise<{ title: string; description: string; content: string }> } }).sightline.read({ format: "markdown" }),
-    );
+    const r = await SightlineWorld.of(page).call<{ title: string; description: string; content: string }>(READ, [{ format: "markdown" }], [collectorScript()]);
     return { url: page.url(), title: r.title, description: r.description, content: r.content };
   }
 
