@@ -242,6 +242,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     labels: null,
     hrefs: hrefResolver(),
     allRoles: options.allRoles === true,
+    pageListeners: options.pageListeners === true,
     occluders: [],
     style,
     vw,
@@ -266,7 +267,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     clip: { l: 0, t: 0, r: vw, b: vh },
     out: [],
     depth: 0,
-    listeners: listenerRegistry(window),
+    listeners: listenerRegistry(window, ctx.pageListeners),
     looks: true,
   };
   top.looks = readLooks(top.listeners, window);

@@ -25,6 +25,13 @@ export interface CollectOptions {
    * layout pass over the elements' text, so default false.
    */
   textVisibility?: boolean;
+  /**
+   * The listener-recording init script runs in the page's world (the caller added it) while
+   * the collector runs in another (Sightline's isolated world): ask the page's world for its
+   * records (listeners.ts). Default false: nothing is asked, so a page without the script sees
+   * no sign of a collect.
+   */
+  pageListeners?: boolean;
 }
 
 /**

@@ -55,6 +55,8 @@ export interface Occluder {
 /** What one collect() carries through its walk. */
 export interface Ctx {
   allRoles: boolean;
+  /** Ask each frame's page world for its listener records (CollectOptions.pageListeners). */
+  pageListeners: boolean;
   names: NameContext;
   labels: LabelPatch | null;
   hrefs: HrefResolver;

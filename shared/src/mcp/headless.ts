@@ -5,10 +5,15 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { AgentError, checkNavigableUrl, performAction, screenshotWithMarks, waitOnPage, type ActionResult, type AgentAction, type AgentBackend, type AgentTab, type CaptureOptions, type MarkBox, type ReadPage } from "../agent/index.js";
 import type { SnapshotRequest } from "../contract/index.js";
+import { collectorScript } from "../playwright/bundle.js";
 import { PlaywrightDriver } from "../playwright/driver.js";
 import { collectPage } from "../playwright/snapshot.js";
 import { DEFAULT_POLICY, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../net/index.js";
 import { checkAgentUrl, NavigationWatch } from "./egress.js";
+import { SightlineWorld } from "../playwright/world.js";
+
+/** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
+const READ = "(o) => globalThis.sightline.read(o)";
 
 export interface HeadlessOptions {
   /** A running browser to use (tests); else one is launched by `launch`. */
@@ -88,20 +93,13 @@ export class HeadlessBackend implements AgentBackend {
   }
 
   capture(handle: string, opts: CaptureOptions = {}): Promise<SnapshotRequest> {
-    // collectPage passes its collector options through to collect(); textVisibility is one of
-    // the collector's (CollectOptions), given here as a value of that wider type.
-    const collector: { frames: boolean; textVisibility?: boolean } = { frames: true };
-    if (opts.textVisibility) collector.textVisibility = true;
-    return collectPage(this.tab(handle).page, { collector });
+    return collectPage(this.tab(handle).page, { collector: { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}) } });
   }
 
   async read(handle: string): Promise<ReadPage> {
     const { page } = this.tab(handle);
-    await collectPage(page, { collector: { maxElements: 1 } }); // injects the collector
     // markHidden: every run the person cannot see comes back wrapped in ⟦hidden⟧ marks.
-    const r = await page.evaluate(() =>
-      (globalThis as unknown as { sightline: { read(o: unknown): Promise<{ title: string; description: string; content: string }> } }).sightline.read({ format: "markdown", markHidden: true }),
-    );
+    const r = await SightlineWorld.of(page).call<{ title: string; description: string; content: string }>(READ, [{ format: "markdown", markHidden: true }], [collectorScript()]);
     return { url: page.url(), title: r.title, description: r.description, content: r.content };
   }
 
