@@ -13,6 +13,8 @@ import { dropFurniture, markFurniture } from "./furniture.js";
 import { prune } from "./prune.js";
 import { completeArticle } from "./complete.js";
 import { toText } from "./to-text.js";
+import { secretValuesIn } from "../privacy.js";
+import { SecretValues } from "../../agent/secrets.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
 const MIN_SHARE = 0.35;
@@ -173,15 +175,20 @@ export function readSync(options: ReadOptions = {}): ReadResult {
   if (options.contentLimit !== undefined && options.contentLimit >= 0 && content.length > options.contentLimit) {
     content = content.slice(0, options.contentLimit);
   }
+  // What the page's secret fields hold (pre-filled, autofilled, typed) is masked wherever the
+  // page shows it again (secrets.ts).
+  const secrets = new SecretValues();
+  for (const v of secretValuesIn(doc)) secrets.add(v);
   return {
     // Readability alone keeps its own title; the full read prefers the page's headline, then
     // the document's title without the site's name.
-    title:
+    title: secrets.scrub(
       options.fallback === false
         ? c.r?.title || metaTitle(doc)
         : headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || metaTitle(doc)),
-    description: c.r?.excerpt || metaDescription(doc),
-    content,
+    ),
+    description: secrets.scrub(c.r?.excerpt || metaDescription(doc)),
+    content: secrets.scrub(content),
     extractor: c.extractor,
     ...(c.pageType ? { page_type: c.pageType } : {}),
     stats: { readability_chars: c.rLen, main_content_chars: c.fLen },
