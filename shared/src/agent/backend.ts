@@ -10,6 +10,8 @@ export interface ActionTarget {
   role: string;
   name: string;
   input_type: string | null;
+  /** The page said secret when it was captured (its value was redacted): see secrets.ts. */
+  secret?: boolean;
 }
 
 /** A set-of-mark box: element id and its viewport rectangle at capture time. */

@@ -12,4 +12,5 @@ export * from "./activity.js";
 export { markListeners, LISTENER_MARK_EVENT, type CdpSend } from "./listener-marks.js";
 export { markHiddenRuns, hiddenPassagesIn, hiddenIdsOf, stripRunSentinels, followsHiddenText, HIDDEN_NOTICE, HIDDEN_OPEN, HIDDEN_CLOSE, RUN_START, RUN_END, TEXT_HIDDEN_ATTRIBUTE } from "./provenance.js";
 export { replayable, replayEntry } from "./replay.js";
-export { assessAction, isSecretField, isSecretTarget, maskSecret, sameSite, SENSITIVE_WORDS, type RiskTier, type RiskContext, type RiskAssessment } from "./risk.js";
+export { assessAction, maskSecret, sameSite, SENSITIVE_WORDS, type RiskTier, type RiskContext, type RiskAssessment } from "./risk.js";
+export { isSecretField, isSecretTarget, scrubText, SecretValues, MIN_SECRET_LENGTH, type FieldFacts, type SeenTarget } from "./secrets.js";

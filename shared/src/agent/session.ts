@@ -4,10 +4,11 @@
 import type { RefineResult, RefinedElement, SnapshotRequest } from "../contract/index.js";
 import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../prompt/index.js";
 import { AgentError, type ActionResult, type AgentAction, type AgentTab } from "./actions.js";
-import type { ActionTarget, AgentBackend, CallHooks, ReadPage } from "./backend.js";
+import type { ActionTarget, AgentBackend, CallHooks, CaptureOptions, ReadPage } from "./backend.js";
 import { closestElement } from "./closest.js";
 import { ACTIVITY_FORMAT, loggableAction, type ActivityEntry } from "./activity.js";
 import { followsHiddenText, hiddenIdsOf, hiddenPassagesIn, HIDDEN_NOTICE } from "./provenance.js";
+import { isSecretTarget, SecretValues } from "./secrets.js";
 
 export type Billable = "snapshot" | "read" | "screenshot";
 
@@ -92,6 +93,11 @@ export function compact(el: RefinedElement): CompactElement {
 
 export class AgentSession {
   private readonly memory = new Map<string, TabMemory>();
+  /**
+   * What the agent typed into secret fields (secrets.ts), in memory only: masked in whatever
+   * the page gives back later (captures, Markdown, tabs, results, errors), wherever it echoes them.
+   */
+  private readonly secrets = new SecretValues();
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -111,8 +117,13 @@ export class AgentSession {
     return chosen.tab;
   }
 
-  tabs(): Promise<AgentTab[]> {
-    return this.deps.backend.tabs();
+  async tabs(): Promise<AgentTab[]> {
+    return this.secrets.scrub(await this.deps.backend.tabs());
+  }
+
+  /** The page as the collector sees it, typed secrets masked before anything is built from it. */
+  private async capture(tab: string, opts?: CaptureOptions): Promise<SnapshotRequest> {
+    return this.secrets.scrub(await this.deps.backend.capture(tab, opts));
   }
 
   private remember(tab: string, url: string, elements: RefinedElement[], baseline: RefinedElement[] | null): void {
@@ -131,7 +142,7 @@ export class AgentSession {
   async snapshot(tabArg: string | undefined, opts: SnapshotOptions = {}): Promise<SnapshotAnswer> {
     const tab = await this.resolveTab(tabArg);
     return this.bill("snapshot", async () => {
-      const req = await this.deps.backend.capture(tab, { textVisibility: true });
+      const req = await this.capture(tab, { textVisibility: true });
       const hidden = await this.hiddenOf(tab);
       const [ranked, baseline] = await Promise.all([
         this.deps.refine(req, { goal: opts.goal, limit: opts.limit }, "snapshot"),
@@ -180,13 +191,13 @@ export class AgentSession {
   /** Passages the person cannot see, when the backend can tell (else none). */
   private async hiddenOf(tab: string): Promise<string[]> {
     if (!this.deps.backend.hiddenText) return [];
-    return this.deps.backend.hiddenText(tab).catch(() => []);
+    return this.deps.backend.hiddenText(tab).then((texts) => this.secrets.scrub(texts), () => []);
   }
 
   async read(tabArg: string | undefined): Promise<ReadPage & { hidden_marked: number }> {
     const tab = await this.resolveTab(tabArg);
     return this.bill("read", async () => {
-      const [page, hidden] = await Promise.all([this.deps.backend.read(tab), this.hiddenOf(tab)]);
+      const [page, hidden] = await Promise.all([this.deps.backend.read(tab).then((p) => this.secrets.scrub(p)), this.hiddenOf(tab)]);
       // The backend's read marks every run the person cannot see (the collector's markHidden).
       const marked = [page.title, page.description, page.content].flatMap(hiddenPassagesIn);
       // Remembered for the activity log even before a snapshot (a navigate needs none).
@@ -202,7 +213,7 @@ export class AgentSession {
     const tab = await this.resolveTab(tabArg);
     return this.bill("screenshot", async () => {
       // Marks are the elements of the tab's last picture that are in the viewport now.
-      const req = await this.deps.backend.capture(tab);
+      const req = await this.capture(tab);
       const fresh = await this.deps.refine(req, {}, "internal");
       this.remember(tab, req.url, [], fresh.elements);
       const marks = fresh.elements
@@ -226,7 +237,8 @@ export class AgentSession {
     const tab = await this.resolveTab(tabArg);
     const id = "id" in action ? action.id : undefined;
     const el = id !== undefined ? this.known(tab, id) : null;
-    const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type } : null;
+    const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type, ...(el.value_redacted ? { secret: true } : {}) } : null;
+    if (action.kind === "type" && isSecretTarget(target)) this.secrets.add(action.text);
     const mem = this.memory.get(tab);
     const entry: ActivityEntry = {
       format: ACTIVITY_FORMAT,
@@ -234,14 +246,15 @@ export class AgentSession {
       tab,
       tool: action.kind,
       url: mem?.url ?? "",
-      action: loggableAction(action, target),
+      action: this.secrets.scrub(loggableAction(action, target)),
       ...(target ? { target } : {}),
       follows_hidden_text: mem ? followsHiddenText(action, mem.hidden, mem.hiddenIds) : false,
     };
     let result: ActionResult;
     try {
-      result = await this.deps.backend.act(tab, action, target, hooks);
-    } catch (err) {
+      result = this.secrets.scrub(await this.deps.backend.act(tab, action, target, hooks));
+    } catch (raw) {
+      const err = this.secrets.scrubError(raw);
       const thrown =
         err instanceof AgentError && err.code === "stale" && el
           ? await this.staleError(tab, el)
@@ -264,7 +277,7 @@ export class AgentSession {
 
   /** A stale id is not guessed at: the error names the closest current element instead. */
   private async staleError(tab: string, gone: RefinedElement): Promise<AgentError> {
-    const req = await this.deps.backend.capture(tab);
+    const req = await this.capture(tab);
     const fresh = await this.deps.refine(req, {}, "internal");
     this.remember(tab, req.url, [], fresh.elements);
     const m = this.memory.get(tab);
@@ -283,7 +296,7 @@ export class AgentSession {
    */
   private async handedBackError(tab: string, err: AgentError): Promise<AgentError> {
     const previous = this.memory.get(tab);
-    const req = await this.deps.backend.capture(tab);
+    const req = await this.capture(tab);
     const fresh = await this.deps.refine(req, {}, "internal");
     const changes = previous && previous.url === req.url ? this.changeLines(previous.baseline, fresh.elements) : [`navigated to ${req.url}`];
     this.memory.delete(tab);
@@ -313,7 +326,7 @@ export class AgentSession {
     const previous = this.memory.get(tab);
     let req: SnapshotRequest;
     try {
-      req = await this.deps.backend.capture(tab);
+      req = await this.capture(tab);
     } catch {
       // The page is between documents: the outcome stands, the diff waits for a snapshot.
       return { ...result, changes: [] };
@@ -333,7 +346,7 @@ export class AgentSession {
   async wait(tabArg: string | undefined, opts: { text?: string; timeoutMs?: number }): Promise<{ found: boolean; url: string }> {
     const tab = await this.resolveTab(tabArg);
     const found = await this.deps.backend.wait(tab, { text: opts.text, timeoutMs: Math.min(opts.timeoutMs ?? 5000, 60_000) });
-    const tabs = await this.deps.backend.tabs();
+    const tabs = await this.tabs();
     return { found, url: tabs.find((t) => t.tab === tab)?.url ?? "" };
   }
 }

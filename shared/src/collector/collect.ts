@@ -10,7 +10,7 @@ import { scanStyleRules, emptyRuleSets } from "./style-rules.js";
 import { FoundBy, ROOT_SHARE, delegates, listenerRegistry, readLooks, shortLeaf, visualCandidate, type Visual } from "./listeners.js";
 import { isOccluded, type HitCache } from "./occlusion.js";
 import { patchLabels } from "./element-labels.js";
-import { scrubSecrets } from "./privacy.js";
+import { SecretValues } from "../agent/secrets.js";
 import { hrefResolver } from "./href.js";
 import { collectorState, idFor, installMutationClock, quietMs } from "./state.js";
 import { displayCache, styleCache } from "./style-cache.js";
@@ -205,13 +205,17 @@ function mayBeCovered(el: Element, rect: { x: number; y: number; width: number; 
   return false;
 }
 
-/** The scrub pass: a secret value that leaked into a name or text (embedded controls) is masked. */
-function scrub(list: RawElement[], secrets: string[]): void {
+/**
+ * The scrub pass: a secret value that leaked into a name, a text or any attribute (embedded
+ * controls, a page that echoes it) is masked, by the one scrub of shared/src/agent/secrets.ts.
+ */
+function scrub(list: RawElement[], secrets: SecretValues): void {
   for (const raw of list) {
-    raw.text = scrubSecrets(raw.text ?? "", secrets);
+    if (raw.text) raw.text = secrets.scrub(raw.text);
     const a = raw.attributes as Record<string, string | null>;
-    for (const k of ["aria_label", "nearby_text", "context_text", "value", "title", "placeholder"]) {
-      if (a[k]) a[k] = scrubSecrets(a[k] as string, secrets);
+    for (const k in a) {
+      const v = a[k];
+      if (typeof v === "string" && v) a[k] = secrets.scrub(v);
     }
     if (raw.iframe_content && raw.iframe_content.length) scrub(raw.iframe_content as RawElement[], secrets);
   }
@@ -230,6 +234,8 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     return now;
   };
   const state = collectorState();
+  /** Values of the secret fields found (a page may show them again elsewhere). */
+  const secrets = new SecretValues();
   installMutationClock(document, state);
   const vw = window.innerWidth || document.documentElement.clientWidth;
   const vh = window.innerHeight || document.documentElement.clientHeight;
@@ -303,7 +309,10 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
       }
       t = mark("text_visibility", t);
     }
-    if (ctx.secrets.length) scrub(top.out, ctx.secrets);
+    if (ctx.secrets.length) {
+      for (const v of ctx.secrets) secrets.add(v);
+      scrub(top.out, secrets);
+    }
     const found = detectCaptcha(document);
     t = mark("captcha", t);
     return found;
@@ -318,7 +327,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   };
   if (options.timings) metrics.phases_ms = phases;
   return {
-    url: location.href,
+    url: secrets.scrub(location.href),
     viewport: { width: vw, height: vh },
     raw_elements: top.out,
     client_metrics: metrics as CollectResult["client_metrics"],

@@ -62,8 +62,9 @@ export interface CollectOptions {
  * - iframes: `frame` = "same-origin" | "cross-origin" | "unavailable", `iframe_src`; a
  *   same-origin frame's elements are in the iframe element's `iframe_content` (boxes in
  *   top-viewport coordinates), not repeated at the top level.
- * - `value_redacted`: "true" for password, one-time-code and payment-card fields (autocomplete
- *   one-time-code / cc-* / *-password, or a name like cvv, card-number, otp); their value is null.
+ * - `value_redacted`: "true" for secret fields (the one rule, shared/src/agent/secrets.ts:
+ *   passwords, one-time codes, PINs, card fields, by type, autocomplete, name, id or label);
+ *   their value is null.
  * - `text_hidden` (with `textVisibility` only): "all" when the person cannot see the element's
  *   text (or, without text, its box), "part" when some of its text or of the label naming it
  *   is hidden (visibility/runs.ts).

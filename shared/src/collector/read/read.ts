@@ -16,6 +16,8 @@ import { toText } from "./to-text.js";
 import { markHiddenRuns } from "./hidden-marks.js";
 import { VisibilityJudge } from "../visibility/judge.js";
 import { markHiddenRuns as marksFromRuns } from "../../agent/provenance.js";
+import { secretValuesIn } from "../privacy.js";
+import { SecretValues } from "../../agent/secrets.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
 const MIN_SHARE = 0.35;
@@ -200,10 +202,14 @@ export function readSync(options: ReadOptions = {}): ReadResult {
     title = marksFromRuns(title).text;
     description = marksFromRuns(description).text;
   }
+  // What the page's secret fields hold (pre-filled, autofilled, typed) is masked wherever the
+  // page shows it again (secrets.ts).
+  const secrets = new SecretValues();
+  for (const v of secretValuesIn(doc)) secrets.add(v);
   return {
-    title,
-    description,
-    content,
+    title: secrets.scrub(title),
+    description: secrets.scrub(description),
+    content: secrets.scrub(content),
     extractor: c.extractor,
     ...(c.pageType ? { page_type: c.pageType } : {}),
     stats: { readability_chars: c.rLen, main_content_chars: c.fLen },
