@@ -36,7 +36,7 @@ export function registerObserve(router: AppRouter, deps: AppDeps): void {
     const reservation = await ledger.reserve(account.id, plan.credits);
     let output;
     try {
-      output = await runObserve(od, { req, plan, baseUrl: publicBase(ctx, cfg) });
+      output = await runObserve(od, { req, plan, baseUrl: publicBase(ctx, cfg), tenant: account.id });
     } catch (err) {
       await reservation.release();
       const known = toContractError(err);
