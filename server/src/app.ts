@@ -11,6 +11,7 @@ import type { ServerConfig } from "./config.js";
 import type { AppDeps, AppState } from "./koa-types.js";
 import type { Ledger } from "./ledger/index.js";
 import { createApiChain } from "./middleware/api.js";
+import { AuthFailures } from "./middleware/auth-failures.js";
 import { accessLog } from "./middleware/access-log.js";
 import { cors } from "./middleware/cors.js";
 import { errorHandler } from "./middleware/errors.js";
@@ -50,7 +51,8 @@ export function createApp(parts: AppParts): CreatedApp {
   closers.push(() => snapshots.close());
   const observe = createObserveRuntime({ config: parts.config, logger: parts.logger, ledger: parts.ledger, refine });
   closers.push(() => observe.close());
-  const bridge = parts.bridge ?? new BridgeHub({ authenticate: (key) => parts.ledger.authenticate(key), logger: parts.logger });
+  const authFailures = new AuthFailures(parts.config.authFailuresPerMinute);
+  const bridge = parts.bridge ?? new BridgeHub({ authenticate: (key) => parts.ledger.authenticate(key), logger: parts.logger, authFailures });
   stoppers.push(() => bridge.close());
   const deps: AppDeps = {
     config: parts.config,
@@ -61,8 +63,10 @@ export function createApp(parts: AppParts): CreatedApp {
     snapshots,
     bridge,
     observe,
+    authFailures,
     api: createApiChain({
       ledger: parts.ledger,
+      authFailures,
       rateLimitPerMinute: parts.config.rateLimitPerMinute,
       bodyLimitBytes: parts.config.bodyLimitBytes,
     }),

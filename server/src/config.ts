@@ -22,6 +22,12 @@ export interface ServerConfig {
   rateLimitPerMinute: number;
   /** Largest request body in bytes (SIGHTLINE_BODY_LIMIT, e.g. "10mb"). */
   bodyLimitBytes: number;
+  /** Failed authentications per minute per client before 429 (SIGHTLINE_AUTH_FAILURE_LIMIT); 0 turns it off. */
+  authFailuresPerMinute: number;
+  /** Largest message the extension may send over the bridge once authenticated (SIGHTLINE_BRIDGE_MAX_MESSAGE). */
+  bridgeMaxMessageBytes: number;
+  /** Open MCP sessions per account at most (SIGHTLINE_MCP_SESSIONS); the oldest idle one is closed for a new one. */
+  mcpSessionsPerAccount: number;
   /** Most raw elements (frames included) one snapshot may carry (SIGHTLINE_MAX_RAW_ELEMENTS). */
   maxRawElements: number;
   /** pino level (SIGHTLINE_LOG_LEVEL). */
@@ -49,6 +55,10 @@ export const DEFAULT_CONFIG: ServerConfig = {
   snapshotCap: SNAPSHOT_DEFAULT_CAP,
   rateLimitPerMinute: 600,
   bodyLimitBytes: 10 * 1024 * 1024,
+  authFailuresPerMinute: 30,
+  // A capture of a page with 50,000 elements is ~15 MB of JSON; a screenshot a few MB.
+  bridgeMaxMessageBytes: 32 * 1024 * 1024,
+  mcpSessionsPerAccount: 16,
   maxRawElements: 50_000,
   logLevel: "info",
   devKey: true,
@@ -126,6 +136,9 @@ export function loadConfig(
     snapshotCap: int(env, "SIGHTLINE_SNAPSHOT_CAP", DEFAULT_CONFIG.snapshotCap, 1),
     rateLimitPerMinute: int(env, "SIGHTLINE_RATE_LIMIT", DEFAULT_CONFIG.rateLimitPerMinute, 0),
     bodyLimitBytes: env.SIGHTLINE_BODY_LIMIT?.trim() ? parseBytes(env.SIGHTLINE_BODY_LIMIT) : DEFAULT_CONFIG.bodyLimitBytes,
+    authFailuresPerMinute: int(env, "SIGHTLINE_AUTH_FAILURE_LIMIT", DEFAULT_CONFIG.authFailuresPerMinute, 0, 1_000_000),
+    bridgeMaxMessageBytes: env.SIGHTLINE_BRIDGE_MAX_MESSAGE?.trim() ? parseBytes(env.SIGHTLINE_BRIDGE_MAX_MESSAGE) : DEFAULT_CONFIG.bridgeMaxMessageBytes,
+    mcpSessionsPerAccount: int(env, "SIGHTLINE_MCP_SESSIONS", DEFAULT_CONFIG.mcpSessionsPerAccount, 1, 10_000),
     maxRawElements: int(env, "SIGHTLINE_MAX_RAW_ELEMENTS", DEFAULT_CONFIG.maxRawElements, 1),
     logLevel: level as LogLevel,
     devKey: bool(env, "SIGHTLINE_DEV_KEY", DEFAULT_CONFIG.devKey),

@@ -79,7 +79,7 @@ export async function startServer(
   // WebSocket upgrades at /v1/bridge feed the hub (an injected stand-in bridge takes none).
   const { bridge } = created.deps;
   if (bridge instanceof BridgeHub) {
-    const route = attachBridgeRoute(server, { bridge, logger });
+    const route = attachBridgeRoute(server, { bridge, logger, maxMessageBytes: config.bridgeMaxMessageBytes });
     created.deps.onShutdown(() => route.close());
   }
   await new Promise<void>((resolve, reject) => {

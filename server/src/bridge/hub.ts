@@ -15,6 +15,7 @@ import {
   type ServerMessage,
 } from "@sightline/shared/bridge";
 import type { Account } from "../ledger/index.js";
+import type { AuthFailures } from "../middleware/auth-failures.js";
 import { BridgeBackend } from "./backend.js";
 import type { Bridge } from "./index.js";
 
@@ -30,11 +31,24 @@ export interface BridgeSocket {
 export interface SocketHandlers {
   message(raw: string): void;
   closed(): void;
+  /** The peer sent more than it may (before hello: a few KB; after: the message limit). The
+   *  route closes the socket (1009); the hub counts a failed hello or fails the calls in flight. */
+  oversized(limitBytes: number): void;
+}
+
+/** Who is on the other end of a socket, as the route sees it. */
+export interface AcceptOptions {
+  /** The client its failed hellos count against (auth-failures.ts clientKey). */
+  client?: string;
+  /** Called once hello succeeded (the route lifts its before-hello frame limit). */
+  onHello?(): void;
 }
 
 export interface HubOptions {
   authenticate(key: string): Promise<Readonly<Account> | null>;
   logger: Logger;
+  /** Failed hellos count here, per client; a client out of attempts is closed 4429 unheard. */
+  authFailures?: AuthFailures;
   heartbeatMs?: number;
   /** How long the first message (hello) may take. */
   helloTimeoutMs?: number;
@@ -129,11 +143,16 @@ export class BridgeHub implements Bridge {
   // ---- connections ------------------------------------------------------------------------
 
   /** Takes a new socket: it must say hello (with a valid key) first. */
-  accept(socket: BridgeSocket): SocketHandlers {
+  accept(socket: BridgeSocket, { client = "", onHello }: AcceptOptions = {}): SocketHandlers {
     let conn: Connection | null = null;
     let ended = false;
+    // A socket that never said a valid hello is a failed attempt of its client.
+    const failed = () => this.opts.authFailures?.failed(client);
     const helloTimer = setTimeout(() => {
-      if (!conn && !ended) socket.close(CLOSE.protocol, "no hello");
+      if (!conn && !ended) {
+        failed();
+        socket.close(CLOSE.protocol, "no hello");
+      }
     }, this.helloTimeoutMs);
     let greeting = false;
     return {
@@ -141,22 +160,27 @@ export class BridgeHub implements Bridge {
         if (ended) return;
         const msg = parseExtensionMessage(raw);
         if (!msg) {
+          if (!conn) failed();
           socket.close(CLOSE.protocol, "not a bridge message");
           return;
         }
         if (!conn) {
           if (msg.type !== "hello" || greeting) {
-            if (!greeting) socket.close(CLOSE.protocol, "say hello first");
+            if (!greeting) {
+              failed();
+              socket.close(CLOSE.protocol, "say hello first");
+            }
             return;
           }
           greeting = true;
-          void this.hello(socket, msg.key, msg.instance, msg.version).then((c) => {
+          void this.hello(socket, msg.key, msg.instance, msg.version, client).then((c) => {
             clearTimeout(helloTimer);
             if (ended) {
               if (c) this.forget(c);
               return;
             }
             conn = c;
+            if (c) onHello?.();
           });
           return;
         }
@@ -188,27 +212,44 @@ export class BridgeHub implements Bridge {
         clearTimeout(helloTimer);
         if (conn) this.forget(conn);
       },
+      oversized: (limitBytes) => {
+        if (ended) return;
+        if (!conn) {
+          failed();
+          return;
+        }
+        const mb = Math.round((limitBytes / 1024 / 1024) * 10) / 10;
+        this.opts.logger.warn({ account: conn.accountId, prefix: conn.prefix, limit_bytes: limitBytes }, "bridge: message over the size limit; connection closed");
+        this.forget(
+          conn,
+          `the browser sent a message larger than the bridge's limit of ${mb} MB (SIGHTLINE_BRIDGE_MAX_MESSAGE); the connection was reset (it reconnects by itself)`,
+        );
+      },
     };
   }
 
-  private async hello(socket: BridgeSocket, key: string, instance: string, version: number): Promise<Connection | null> {
+  private async hello(socket: BridgeSocket, key: string, instance: string, version: number, client: string): Promise<Connection | null> {
     if (this.closed) {
       socket.close(CLOSE.shutdown, "server shutting down");
       return null;
     }
+    // Out of attempts: refused before the key is looked up (and this refusal is not counted).
+    const wait = this.opts.authFailures?.blocked(client) ?? 0;
+    if (wait > 0) {
+      socket.close(CLOSE.rateLimited, `too many failed attempts from this client; retry in ${wait} s`);
+      return null;
+    }
+    const failed = (code: number, reason: string) => {
+      this.opts.authFailures?.failed(client);
+      socket.close(code, reason);
+      return null;
+    };
     if (version !== BRIDGE_PROTOCOL_VERSION) {
-      socket.close(CLOSE.protocol, `protocol version ${version} is not ${BRIDGE_PROTOCOL_VERSION}: update the extension or the server`);
-      return null;
+      return failed(CLOSE.protocol, `protocol version ${version} is not ${BRIDGE_PROTOCOL_VERSION}: update the extension or the server`);
     }
-    if (!instance || instance.length > 100) {
-      socket.close(CLOSE.protocol, "bad instance id");
-      return null;
-    }
+    if (!instance || instance.length > 100) return failed(CLOSE.protocol, "bad instance id");
     const account = key && key.length <= 512 ? await this.opts.authenticate(key) : null;
-    if (!account) {
-      socket.close(CLOSE.unauthorized, "invalid API key");
-      return null;
-    }
+    if (!account) return failed(CLOSE.unauthorized, "invalid API key");
     if (!account.active) {
       socket.close(CLOSE.forbidden, "this API key's account is deactivated");
       return null;
@@ -269,8 +310,8 @@ export class BridgeHub implements Bridge {
     }
   }
 
-  /** The connection is gone: its calls fail, its tabs disappear. */
-  private forget(conn: Connection): void {
+  /** The connection is gone: its calls fail (with `why`), its tabs disappear. */
+  private forget(conn: Connection, why = "the browser disconnected during the call (it reconnects by itself; try again in a few seconds)"): void {
     clearInterval(conn.heartbeat);
     const conns = this.accounts.get(conn.accountId);
     if (conns?.get(conn.instance) === conn) {
@@ -282,7 +323,7 @@ export class BridgeHub implements Bridge {
       if (p.conn !== conn) continue;
       this.pending.delete(id);
       clearTimeout(p.timer);
-      p.reject(new AgentError("not_connected", "the browser disconnected during the call (it reconnects by itself; try again in a few seconds)"));
+      p.reject(new AgentError("not_connected", why));
     }
   }
 
