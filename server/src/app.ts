@@ -52,7 +52,18 @@ export function createApp(parts: AppParts): CreatedApp {
   const observe = createObserveRuntime({ config: parts.config, logger: parts.logger, ledger: parts.ledger, refine });
   closers.push(() => observe.close());
   const authFailures = new AuthFailures(parts.config.authFailuresPerMinute);
-  const bridge = parts.bridge ?? new BridgeHub({ authenticate: (key) => parts.ledger.authenticate(key), logger: parts.logger, authFailures });
+  const bridge =
+    parts.bridge ??
+    new BridgeHub({
+      authenticate: (key) => parts.ledger.authenticate(key),
+      logger: parts.logger,
+      authFailures,
+      // On a refinement worker: a 50,000-element capture takes ~0.3 s to validate.
+      checkCapture: async (frame) => {
+        const c = await snapshots.check({ frame }, parts.config.maxRawElements);
+        return c.ok ? null : c.stage === "invalid" ? c.error.message : `it could not be read (${c.message.split("\n")[0]})`;
+      },
+    });
   stoppers.push(() => bridge.close());
   const deps: AppDeps = {
     config: parts.config,

@@ -16,7 +16,9 @@ import {
 } from "@sightline/shared/bridge";
 import type { Account } from "../ledger/index.js";
 import type { AuthFailures } from "../middleware/auth-failures.js";
+import { validateSnapshotRequest, ContractError } from "@sightline/shared/contract";
 import { BridgeBackend } from "./backend.js";
+import { rememberFrame } from "./capture-frames.js";
 import type { Bridge } from "./index.js";
 
 /** What the hub needs of a socket (a `ws` WebSocket has all of it). */
@@ -49,6 +51,12 @@ export interface HubOptions {
   logger: Logger;
   /** Failed hellos count here, per client; a client out of attempts is closed 4429 unheard. */
   authFailures?: AuthFailures;
+  /**
+   * Checks a capture the extension answered with against the contract, from the text of its
+   * frame: null when it is a valid snapshot request, else why not. The server runs it on a
+   * refinement worker; by default it runs here.
+   */
+  checkCapture?(frame: string): Promise<string | null>;
   heartbeatMs?: number;
   /** How long the first message (hello) may take. */
   helloTimeoutMs?: number;
@@ -193,7 +201,7 @@ export class BridgeHub implements Bridge {
             conn.tabs = msg.tabs.map((t) => ({ tab: String(t.tab), url: String(t.url), title: String(t.title ?? ""), active: t.active === true }));
             return;
           case "result":
-            this.settle(conn, msg.id, msg.ok, msg.data, msg.error);
+            this.settle(conn, msg.id, msg.ok, msg.data, msg.error, raw);
             return;
           case "progress": {
             const p = this.pending.get(msg.id);
@@ -327,6 +335,16 @@ export class BridgeHub implements Bridge {
     }
   }
 
+  private async checkCapture(frame: string): Promise<string | null> {
+    if (this.opts.checkCapture) return this.opts.checkCapture(frame).catch((err: unknown) => String(err));
+    try {
+      validateSnapshotRequest((JSON.parse(frame) as { data?: unknown }).data);
+      return null;
+    } catch (err) {
+      return err instanceof ContractError ? err.message : String(err);
+    }
+  }
+
   // ---- what backends use ------------------------------------------------------------------
 
   /** Is any extension of the account connected. */
@@ -420,11 +438,23 @@ export class BridgeHub implements Bridge {
     });
   }
 
-  private settle(conn: Connection, id: string, ok: boolean, data: unknown, error?: { code: string; message: string; detail?: Record<string, unknown> }): void {
+  private settle(conn: Connection, id: string, ok: boolean, data: unknown, error: { code: string; message: string; detail?: Record<string, unknown> } | undefined, frame: string): void {
     const p = this.pending.get(id);
     if (!p || p.conn !== conn) return; // late answer to a call that timed out
     this.pending.delete(id);
     clearTimeout(p.timer);
+    if (ok && p.op === "capture") {
+      // Whatever the extension sends is checked before anyone refines or charges for it.
+      void this.checkCapture(frame).then((why) => {
+        if (why !== null) {
+          p.reject(new AgentError("failed", `the browser sent a capture that is not a valid snapshot request (${why}); nothing was charged for it`));
+          return;
+        }
+        rememberFrame(data as object, frame);
+        p.resolve(data);
+      });
+      return;
+    }
     if (ok) p.resolve(data);
     else {
       const code = KNOWN_CODES.has(error?.code as AgentErrorCode) ? (error!.code as AgentErrorCode) : "failed";

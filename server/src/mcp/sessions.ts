@@ -8,8 +8,9 @@ import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { AgentSession, type Billable } from "@sightline/shared/agent";
-import { ContractError, ERROR_NAMES, SNAPSHOT_CREDITS, type SnapshotRequest } from "@sightline/shared/contract";
+import { AgentError, AgentSession, type Billable } from "@sightline/shared/agent";
+import { ContractError, ERROR_NAMES, SNAPSHOT_CREDITS, type RefineResult, type SnapshotRequest } from "@sightline/shared/contract";
+import { frameOf } from "../bridge/capture-frames.js";
 import { createMcpServer } from "@sightline/shared/mcp";
 import type { AppDeps } from "../koa-types.js";
 
@@ -39,7 +40,7 @@ export class McpSessions {
   private readonly byAccount = new Map<string, Set<Entry>>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly deps: Pick<AppDeps, "bridge" | "ledger" | "refine" | "reranker" | "config" | "logger">) {
+  constructor(private readonly deps: Pick<AppDeps, "bridge" | "ledger" | "snapshots" | "config" | "logger">) {
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
@@ -113,9 +114,21 @@ export class McpSessions {
         this.sessions.set(id, entry);
       },
     });
-    const refine = async (req: SnapshotRequest, opts: { goal?: string; limit?: number }) => {
-      const body: SnapshotRequest = { ...req, ...(opts.goal ? { goal: opts.goal } : {}), ...(opts.limit ? { options: { limit: opts.limit } } : {}) };
-      return this.deps.refine(body, { cap: config.snapshotCap, reranker: this.deps.reranker });
+    // On the refinement workers, as /v1/snapshot: a capture the extension sent is validated
+    // there and refined from its frame's text (capture-frames.ts).
+    const refine = async (req: SnapshotRequest, opts: { goal?: string; limit?: number }): Promise<RefineResult> => {
+      const frame = frameOf(req);
+      const out = await this.deps.snapshots.refine({
+        source: frame ? { frame } : { request: req },
+        ...(opts.goal ? { goal: opts.goal } : {}),
+        ...(opts.limit ? { limit: opts.limit } : {}),
+        cap: config.snapshotCap,
+        maxElements: config.maxRawElements,
+      });
+      if (out.ok) return out.result;
+      if (out.stage === "invalid") throw new AgentError("failed", `the browser sent a capture that is not a valid snapshot request (${out.error.message}); nothing was charged for it`);
+      this.deps.logger.error({ err: out.message }, "mcp: refinement failed");
+      throw new AgentError("failed", "the capture could not be refined; nothing was charged for it");
     };
     // Charged like the REST call: taken before the work, given back when it fails.
     const bill = async <T>(what: Billable, run: () => Promise<T>): Promise<T> => {
