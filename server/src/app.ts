@@ -1,5 +1,6 @@
 // The Koa application: app-wide middleware, then the router.
-//   request id → access log → CORS (answers preflights) → error rendering → routes → 404/405
+//   request id → access log → error rendering → Host check (421) → CORS (answers preflights;
+//   /mcp: browser origins refused unless configured) → routes → 404/405
 import Koa from "koa";
 import { Router } from "@koa/router";
 import type { Logger } from "pino";
@@ -14,6 +15,7 @@ import { createApiChain } from "./middleware/api.js";
 import { AuthFailures } from "./middleware/auth-failures.js";
 import { accessLog } from "./middleware/access-log.js";
 import { cors } from "./middleware/cors.js";
+import { addressing, hostCheck } from "./middleware/origins.js";
 import { errorHandler } from "./middleware/errors.js";
 import { requestId } from "./middleware/request-id.js";
 import { createObserveRuntime } from "./observe/runtime.js";
@@ -92,10 +94,13 @@ export function createApp(parts: AppParts): CreatedApp {
   const router = new Router<AppState>();
   registerRoutes(router, deps);
 
+  const names = addressing(parts.config);
   app.use(requestId());
   app.use(accessLog(parts.logger));
-  app.use(cors());
+  // Errors rendered from here on; CORS headers set below stay on the error answers.
   app.use(errorHandler(deps));
+  app.use(hostCheck(names));
+  app.use(cors(names));
   app.use(router.routes());
   // 405 for a known path with another method, 404 when nothing matched: errorHandler renders both.
   // (allowedMethods sets the status and the Allow header; errorHandler writes the body.)

@@ -2,6 +2,7 @@
 // sessions per account (the oldest idle one is closed for a new one; when all have a call
 // running the new one is refused with a clear 429), and failed authentications per client
 // (401s and failed bridge hellos), past which the client gets 429 in the contract's shape.
+import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorBodySchema } from "@sightline/shared/contract";
 import type { AgentBackend } from "@sightline/shared/agent";
@@ -122,14 +123,34 @@ describe("failed authentication per client", () => {
     expect(body.request_id).toBe(refused.headers.get("x-request-id"));
     // Locked out: even a valid key is not looked at from this client until the bucket refills.
     expect((await snapshot(key, evil)).status).toBe(429);
-    // /mcp shares the count.
-    const mcp = await fetch(`${sl.origin}/mcp`, { method: "POST", headers: { authorization: "Bearer sl_x", "content-type": "application/json", origin: evil }, body: "{}" });
-    expect(mcp.status).toBe(429);
+    // A web page cannot reach /mcp's key check at all (its Origin is refused first, uncounted).
+    const page = await fetch(`${sl.origin}/mcp`, { method: "POST", headers: { authorization: "Bearer sl_x", "content-type": "application/json", origin: evil }, body: "{}" });
+    expect(page.status).toBe(403);
   });
 
   it("does not lock out the person's own tools on the same loopback address (a web page cannot choose its Origin)", async () => {
     expect((await snapshot(key)).status).toBe(200); // the agent: no Origin
     expect((await snapshot(key, "chrome-extension://abcdefghijklmnop")).status).toBe(200); // the panel
+  });
+
+  it("counts /mcp's 401s with the REST API's, per client (here another loopback address)", async () => {
+    // 127.0.0.2 is loopback too: a client of its own, so the agent on 127.0.0.1 is untouched.
+    const from2 = (path: string, k: string, body: string) =>
+      new Promise<number>((resolve, reject) => {
+        const u = new URL(sl.origin);
+        const req = httpRequest(
+          { host: u.hostname, port: Number(u.port), path, method: "POST", localAddress: "127.0.0.2", headers: { authorization: `Bearer ${k}`, "content-type": "application/json", accept: "application/json, text/event-stream" } },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    for (let i = 0; i < 5; i++) expect(await from2("/mcp", `sl_mcp${i}`, "{}")).toBe(401);
+    expect(await from2("/v1/snapshot", key, JSON.stringify({ url: "https://a.example/", raw_elements: [] }))).toBe(429);
+    expect((await snapshot(key)).status).toBe(200);
   });
 
   it("counts failed bridge hellos too, and then closes 4429 before looking at the key", async () => {

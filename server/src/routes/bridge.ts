@@ -1,7 +1,8 @@
 // GET /v1/bridge (WebSocket upgrade): where the extension connects. Not a Koa route: the
 // upgrade is taken from the HTTP server before Koa sees it. Only the extension may open it:
 // a request with an Origin other than chrome-extension:// or moz-extension:// (every web page
-// sends its own) is refused before the handshake; the key comes in the first message.
+// sends its own) is refused before the handshake, as is a Host this server does not answer to
+// (421, middleware/origins.ts); the key comes in the first message.
 //
 // Sizes: until its hello succeeded a socket may send PRE_HELLO_BYTES in all (a hello is well
 // under 1 KB), counted on the raw socket so nothing bigger is ever buffered; past that it is
@@ -14,6 +15,7 @@ import { BRIDGE_PATH } from "@sightline/shared/bridge";
 import type { Logger } from "pino";
 import type { BridgeHub } from "../bridge/hub.js";
 import { clientKey } from "../middleware/auth-failures.js";
+import type { Addressing } from "../middleware/origins.js";
 
 /** Bytes a socket may send before its hello succeeded (frame headers included). */
 export const PRE_HELLO_BYTES = 8 * 1024;
@@ -33,12 +35,16 @@ export interface BridgeRoute {
   close(): Promise<void>;
 }
 
-export function attachBridgeRoute(server: Server, deps: { bridge: BridgeHub; logger: Logger; maxMessageBytes: number }): BridgeRoute {
+export function attachBridgeRoute(server: Server, deps: { bridge: BridgeHub; logger: Logger; maxMessageBytes: number; addressing: Addressing }): BridgeRoute {
   const wss = new WebSocketServer({ noServer: true, maxPayload: deps.maxMessageBytes, perMessageDeflate: false });
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const path = (req.url ?? "").split("?")[0];
     if (path !== BRIDGE_PATH) {
       refuse(socket, 404, "Not Found");
+      return;
+    }
+    if (!deps.addressing.hostAllowed(req.headers.host, req.socket.localPort ?? 0)) {
+      refuse(socket, 421, "Misdirected Request");
       return;
     }
     if (!allowedBridgeOrigin(req.headers.origin)) {

@@ -43,6 +43,7 @@ export function registerMcp(router: AppRouter, deps: AppDeps): void {
     if (opened) sessions.discardUnopened(entry);
   };
 
+  // Browser origins were refused before (middleware/cors.ts, origins.ts), ahead of the key check.
   router.post("/mcp", ...deps.api("mcp"), handle);
   router.get("/mcp", ...deps.api("mcp", "none"), handle);
   router.delete("/mcp", ...deps.api("mcp", "none"), handle);
