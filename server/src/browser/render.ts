@@ -13,6 +13,8 @@ export interface RenderRequest {
   engine: EngineName;
   policy: HostPolicy;
   timeoutMs: number;
+  /** The account the render is for: render slots are shared fairly between accounts. */
+  tenant?: string;
   /** DNS for the egress proxy (tests); the system resolver otherwise. */
   lookup?: Lookup;
   /** false: the page's own scripts never run (read mode's first pass); default true. */
@@ -113,7 +115,7 @@ export async function renderUrl<T>(
       }
       return use({ page, response, deadline, proxy });
     },
-    { timeoutMs: req.timeoutMs, refillAfter: req.refillAfter },
+    { timeoutMs: req.timeoutMs, refillAfter: req.refillAfter, tenant: req.tenant },
   );
 }
 

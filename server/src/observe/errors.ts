@@ -18,7 +18,7 @@ export function toContractError(err: unknown): ContractError | null {
   }
   if (err instanceof NavigationError) return invalidUrl(err.message);
   if (err instanceof PoolBusyError) {
-    return new ContractError("service_unavailable", ERROR_NAMES.busy, `${ERROR_NAMES.busy}: ${err.message}; try again shortly`, err.retryAfterSeconds);
+    return new ContractError("service_unavailable", ERROR_NAMES.busy, `${ERROR_NAMES.busy}: ${err.message}; no credits were charged, try again shortly`, err.retryAfterSeconds);
   }
   if (err instanceof PoolClosedError) {
     return new ContractError("service_unavailable", ERROR_NAMES.busy, `${ERROR_NAMES.busy}: ${err.message}`, 5);

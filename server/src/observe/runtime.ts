@@ -38,6 +38,7 @@ export function createObserveRuntime(parts: ObserveRuntimeParts): ObserveRuntime
     executablePath: cfg.chromiumPath,
     concurrency: cfg.concurrency,
     queueLimit: cfg.queueLimit,
+    preemptAfterMs: cfg.preemptAfterMs,
     spares: cfg.spares,
     endpoints: cfg.browserEndpoints,
     proxyHost: cfg.proxyHost,
