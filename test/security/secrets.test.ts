@@ -14,6 +14,7 @@ import { parseJsonLines, type ActivityEntry } from "@sightline/shared/agent";
 import { idOf, stdioClient, textOf, type McpClient, httpClient } from "../agent/mcp-client.js";
 import { launchChromium } from "../support/chromium.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
+import { observeConfig } from "../../server/src/observe/index.js";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { launchWithExtension, saveBackendSettings, type ExtensionBrowser } from "../extension/harness.js";
 
@@ -131,7 +132,7 @@ describe("secrets on the headless MCP (stdio)", () => {
     site = await serveStatic(FIXTURES);
     dir = await mkdtemp(join(tmpdir(), "sightline-secrets-"));
     logFile = join(dir, "activity.jsonl");
-    [mcp, decoderBrowser] = await Promise.all([stdioClient(["--headless", "--log", logFile]), launchChromium()]);
+    [mcp, decoderBrowser] = await Promise.all([stdioClient(["--headless", "--log", logFile], { SIGHTLINE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" }), launchChromium()]);
     decoder = await decoderBrowser.newPage();
   });
 
@@ -238,7 +239,7 @@ describe("secrets in the person's tab through the extension", () => {
     dataDir = await mkdtemp(join(tmpdir(), "sightline-secrets-ext-"));
     [site, sl, ext] = await Promise.all([
       serveStatic(FIXTURES),
-      startSightline({ dataDir, logLines: serverLog, config: { logLevel: "debug" } }),
+      startSightline({ dataDir, logLines: serverLog, config: { logLevel: "debug", observe: observeConfig({ allowPrivateHosts: "127.0.0.1" }) } }),
       launchWithExtension(),
     ]);
     const key = await sl.createKey(200);
