@@ -1,2 +1,0 @@
-// @sightline/shared/bridge: the server ↔ extension protocol. Isomorphic.
-export * from "./protocol.js";
