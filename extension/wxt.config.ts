@@ -2,6 +2,7 @@
 import { defineConfig } from "wxt";
 import { copyFileSync, existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { sourceAliases } from "../shared/scripts/entry-points.mjs";
 
 const shared = fileURLToPath(new URL("../shared/", import.meta.url));
 const collectorBundle = `${shared}dist/collector.js`;
@@ -35,19 +36,10 @@ export default defineConfig({
       ? { browser_specific_settings: { gecko: { id: "sightline@sightline.dev" } } }
       : {}),
   }),
-  alias: {
-    // Shared code is compiled from source, so the extension never depends on a stale dist/.
-    "@sightline/shared/contract": `${shared}src/contract/index.ts`,
-    "@sightline/shared/refine": `${shared}src/refine/index.ts`,
-    "@sightline/shared/rank": `${shared}src/rank/index.ts`,
-    "@sightline/shared/prompt": `${shared}src/prompt/index.ts`,
-    "@sightline/shared/client": `${shared}src/client/index.ts`,
-    "@sightline/shared/overlay": `${shared}src/overlay/index.ts`,
-    "@sightline/shared/agent": `${shared}src/agent/index.ts`,
-    // The service worker's subset (no AgentSession, no tokenizer).
-    "@sightline/shared/agent-core": `${shared}src/agent/core.ts`,
-    "@sightline/shared/bridge": `${shared}src/bridge/index.ts`,
-  },
+  // Shared code is compiled from source, so the extension never depends on a stale dist/: every
+  // entry point of shared/package.json, to its source (shared/scripts/entry-points.mjs). Which
+  // of them extension code may import is the layer rule's business (test/architecture).
+  alias: sourceAliases(),
   hooks: {
     // The in-page collector ships as the shared IIFE bundle, injected on demand.
     "build:done": (wxt) => {

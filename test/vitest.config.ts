@@ -2,17 +2,17 @@
 // server/test) and the cross-package / end-to-end tests here in test/.
 import { defineConfig } from "vitest/config";
 import { fileURLToPath } from "node:url";
+import { sourceEntries } from "../shared/scripts/entry-points.mjs";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-// Tests import package sources directly, so a change is tested without a rebuild.
+// Tests import package sources directly, so a change is tested without a rebuild: every entry
+// point of shared/package.json's exports, to the source it is built from (one list, shared with
+// the extension's build: shared/scripts/entry-points.mjs).
 // (The collector IIFE bundle, shared/dist/collector.js, is built by `npm test` first.)
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
 const alias = [
-  {
-    find: /^@sightline\/shared\/(contract|refine|rank|prompt|client|collector|overlay|playwright|agent|bridge|mcp|net)$/,
-    replacement: `${root}shared/src/$1/index.ts`,
-  },
-  { find: /^@sightline\/shared$/, replacement: `${root}shared/src/index.ts` },
+  ...sourceEntries().map((e) => ({ find: new RegExp(`^${escape(e.name)}$`), replacement: e.source })),
   { find: /^@sightline\/server$/, replacement: `${root}server/src/server.ts` },
 ];
 

@@ -12,7 +12,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { chromium } from "playwright-core";
 import { AgentSession, type AgentAction } from "@sightline/shared/agent";
-import { HeadlessBackend, localRefine } from "@sightline/shared/mcp";
+import { HeadlessBackend, localRefine } from "@sightline/shared/agent/headless";
 import { parseAllowList } from "@sightline/shared/net";
 import { countTokens } from "@sightline/shared/prompt";
 import { startRun } from "../lib/results.mjs";

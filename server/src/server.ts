@@ -20,7 +20,6 @@ export { loadConfig, parseBytes, DEFAULT_CONFIG, ConfigError, type ServerConfig,
 export { Ledger, FileLedger, PgLedger, openLedger, ledgerFile, withChargeScope, type Account, type Reservation } from "./ledger/index.js";
 export { createLogger } from "./logger.js";
 export { BridgeHub, type BridgeSocket, type HubOptions } from "./bridge/hub.js";
-export { BridgeBackend } from "./bridge/backend.js";
 export type { Bridge } from "./bridge/index.js";
 export type { AppDeps, AppState, AppContext, AppRouter, AppMiddleware, ErrorStyle } from "./koa-types.js";
 

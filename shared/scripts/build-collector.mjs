@@ -16,6 +16,6 @@ const iife = (entry, outfile) =>
 
 await iife(entry, `${root}dist/collector.js`);
 
-// The page agent (shared/src/page-agent): what acting on a page needs inside it, injected into
+// The page agent (shared/src/agent/page): what acting on a page needs inside it, injected into
 // the same world as the collector (dist/page-agent.js).
-await iife(`${root}src/page-agent/bundle.ts`, `${root}dist/page-agent.js`);
+await iife(`${root}src/agent/page/bundle.ts`, `${root}dist/page-agent.js`);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { AgentError, type AgentTab } from "@sightline/shared/agent";
-import { BRIDGE_PATH, BRIDGE_PROTOCOL_VERSION, CLOSE, parseServerMessage, type CallMessage } from "@sightline/shared/bridge";
+import { BRIDGE_PATH, BRIDGE_PROTOCOL_VERSION, CLOSE, parseServerMessage, type CallMessage } from "@sightline/shared/agent/bridge";
 import type { BridgeHub } from "@sightline/server";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 

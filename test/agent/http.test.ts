@@ -4,7 +4,7 @@
 // Bridge interface (test/agent/extension.test.ts covers the real extension).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
-import { HeadlessBackend } from "@sightline/shared/mcp";
+import { HeadlessBackend } from "@sightline/shared/agent/headless";
 import { parseAllowList } from "@sightline/shared/net";
 import type { AgentBackend } from "@sightline/shared/agent";
 import { launchChromium } from "../support/chromium.js";

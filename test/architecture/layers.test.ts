@@ -9,6 +9,7 @@ import { builtinModules, createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { LAYERS, MAY_IMPORT, PACKAGES, type Layer } from "./layers.js";
+import { sourceEntries } from "../../shared/scripts/entry-points.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const require = createRequire(import.meta.url);
@@ -32,6 +33,11 @@ function walk(dir: string, out: string[] = []): string[] {
   }
   return out;
 }
+
+/** Each entry point of shared/package.json → its source, relative to the repo root. */
+const ENTRY_SOURCES = new Map(sourceEntries().map((e) => [e.name, relative(root, e.source)]));
+/** The package's built bundles (injected into pages as scripts). */
+const BUNDLES = new Set(["@sightline/shared/collector.js", "@sightline/shared/page-agent.js", "@sightline/shared/package.json"]);
 
 const nodeBuiltins = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const packageName = (spec: string) => (spec.startsWith("@") ? spec.split("/").slice(0, 2).join("/") : spec.split("/")[0]);
@@ -57,10 +63,16 @@ function checkFile(rel: string, source: string): string[] {
         }
         continue;
       }
-      if (spec.startsWith("@sightline/shared")) {
-        const sub = spec.split("/")[2] ?? "index.ts";
-        const targetLayer = layerOf(sub === "index.ts" ? "shared/src/index.ts" : `shared/src/${sub.replace(/\.js$/, "")}/`);
-        if (sub !== "collector.js" && targetLayer && !MAY_IMPORT[layer].includes(targetLayer)) {
+      if (spec === "@sightline/shared" || spec.startsWith("@sightline/shared/")) {
+        // An entry point is of the layer of the source it is built from (package.json exports);
+        // a built bundle (collector.js, page-agent.js) is browser code run as a script, not imported.
+        const source = ENTRY_SOURCES.get(spec);
+        if (source === undefined) {
+          if (!BUNDLES.has(spec)) problems.push(`${rel}: imports ${spec}, which is not an entry point of shared/package.json`);
+          continue;
+        }
+        const targetLayer = layerOf(source);
+        if (targetLayer && !MAY_IMPORT[layer].includes(targetLayer)) {
           problems.push(`${rel}: ${layer} code imports ${targetLayer} entry point ${spec}`);
         }
         continue;
@@ -75,7 +87,7 @@ function checkFile(rel: string, source: string): string[] {
         continue;
       }
       const pkg = packageName(spec);
-      if (!PACKAGES[layer].includes(pkg)) {
+      if (!PACKAGES[layer].includes(pkg) && !PACKAGES[layer].includes(spec)) {
         problems.push(`${rel}: ${layer} code imports ${pkg}, not on the ${layer} package list (test/architecture/layers.ts)`);
       }
     }
@@ -161,6 +173,18 @@ describe("architecture: layer rules", () => {
     expect(checkOutput("browser")).toBe("");
   }, 240_000);
 
+  it("every entry point of shared/package.json is built from a source file of a known layer", () => {
+    // One place declares an entry point (package.json exports); the tests' and the extension's
+    // aliases are generated from it (shared/scripts/entry-points.mjs), and its layer is its
+    // folder's. An entry whose source is missing or outside the layer table is named here.
+    const pkg = JSON.parse(readFileSync(join(root, "shared/package.json"), "utf8")) as { exports: Record<string, unknown> };
+    const names = Object.keys(pkg.exports).map((k) => (k === "." ? "@sightline/shared" : `@sightline/shared${k.slice(1)}`));
+    const unbuilt = names.filter((n) => !ENTRY_SOURCES.has(n) && !BUNDLES.has(n));
+    expect(unbuilt).toEqual([]);
+    const unlayered = [...ENTRY_SOURCES].filter(([, source]) => !layerOf(source)).map(([name]) => name);
+    expect(unlayered).toEqual([]);
+  });
+
   it("finds the cycles it is meant to find", () => {
     const a = join(root, "shared/src/x/a.ts");
     const b = join(root, "shared/src/x/b.ts");
@@ -183,6 +207,12 @@ describe("architecture: layer rules", () => {
     const server = `import { refineSnapshot } from "@sightline/shared/refine";\nimport { collect } from "@sightline/shared/collector";`;
     expect(checkFile("server/src/x.ts", server)).toEqual([
       "server/src/x.ts: node code imports browser entry point @sightline/shared/collector",
+    ]);
+    // An entry point's layer is its source's: the headless backend is Node's, wherever it is.
+    const worker = `import { HeadlessBackend } from "@sightline/shared/agent/headless";\nimport { x } from "@sightline/shared/agent/nowhere";`;
+    expect(checkFile("extension/src/x.ts", worker)).toEqual([
+      "extension/src/x.ts: browser code imports node entry point @sightline/shared/agent/headless",
+      "extension/src/x.ts: imports @sightline/shared/agent/nowhere, which is not an entry point of shared/package.json",
     ]);
   });
 });

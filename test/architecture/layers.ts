@@ -10,11 +10,13 @@ export const LAYERS: Record<string, Layer> = {
   "shared/src/rank/": "isomorphic",
   "shared/src/prompt/": "isomorphic",
   "shared/src/client/": "isomorphic",
+  // The agent stack: isomorphic but for its two ends, the Playwright backend (Node) and the
+  // in-page agent (browser, shipped as dist/page-agent.js).
   "shared/src/agent/": "isomorphic",
-  "shared/src/bridge/": "isomorphic",
+  "shared/src/agent/backends/headless/": "node",
+  "shared/src/agent/page/": "browser",
   "shared/src/collector/": "browser",
   "shared/src/overlay/": "browser",
-  "shared/src/page-agent/": "browser",
   "extension/entrypoints/": "browser",
   "extension/src/": "browser",
   "shared/src/playwright/": "node",
@@ -40,7 +42,10 @@ export const MAY_IMPORT: Record<Layer, Layer[]> = {
  * pages, so their dependencies are listed one by one; Node code may use any package.
  */
 export const PACKAGES: Record<Exclude<Layer, "node">, string[]> = {
-  isomorphic: ["zod", "gpt-tokenizer", "stemmer", "synonyms"],
+  // A package name allows all of it; a module path (package/sub/path.js) only that module. The
+  // MCP SDK's server (McpServer over the transport-free Protocol) runs anywhere; its stdio and
+  // HTTP transports are Node's and stay in Node folders (shared/src/mcp/, server/).
+  isomorphic: ["zod", "gpt-tokenizer", "stemmer", "synonyms", "@modelcontextprotocol/sdk/server/mcp.js", "@modelcontextprotocol/sdk/types.js"],
   browser: [
     "zod",
     "dom-accessibility-api",

@@ -5,7 +5,7 @@
 import { connect as tcpConnect, type Socket } from "node:net";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BRIDGE_PATH } from "@sightline/shared/bridge";
+import { BRIDGE_PATH } from "@sightline/shared/agent/bridge";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { httpClient, textOf } from "../agent/mcp-client.js";
 import type { BridgeHub } from "@sightline/server";

@@ -3,7 +3,7 @@
 // test scripts, including what a hostile or broken extension would send.
 import WebSocket from "ws";
 import type { AgentTab } from "@sightline/shared/agent";
-import { BRIDGE_PATH, BRIDGE_PROTOCOL_VERSION, parseServerMessage, type CallMessage } from "@sightline/shared/bridge";
+import { BRIDGE_PATH, BRIDGE_PROTOCOL_VERSION, parseServerMessage, type CallMessage } from "@sightline/shared/agent/bridge";
 
 export const EXTENSION_ORIGIN = "chrome-extension://abcdefghijklmnop";
 

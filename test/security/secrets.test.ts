@@ -1,4 +1,4 @@
-// Secrets never leave (issue 30, item 3). One rule (shared/src/agent/secrets.ts) says which
+// Secrets never leave (issue 30, item 3). One rule (shared/src/agent/core/secrets.ts) says which
 // fields are secret for every consumer — the snapshot, the screenshot masks, the approval card,
 // the activity log — and what the agent typed into a secret field is scrubbed from every later
 // answer of its session wherever the page echoes it. Hostile pages (test/security/fixtures/
@@ -31,7 +31,7 @@ const FIELDS = [
 /** fields.html puts every field at left 240, 360×40 CSS px; the PIN echo at 240,470 300×40. */
 const FIELD_BOX = { left: 240, width: 360, height: 40 };
 const PIN_ECHO = { x: 240, y: 470, width: 300, height: 40 };
-/** The opaque box the page agent draws over a secret (shared/src/page-agent/marks.ts). */
+/** The opaque box the page agent draws over a secret (shared/src/agent/page/marks.ts). */
 const MASK_COLOUR = { r: 0x55, g: 0x55, b: 0x55 };
 
 /** The password echo.html echoes everywhere. */

@@ -6,7 +6,7 @@ import { request as httpRequest } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrorBodySchema } from "@sightline/shared/contract";
 import type { AgentBackend } from "@sightline/shared/agent";
-import { CLOSE } from "@sightline/shared/bridge";
+import { CLOSE } from "@sightline/shared/agent/bridge";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { httpClient, type McpClient } from "../agent/mcp-client.js";
 import { connectExtension, until } from "./fake-extension.js";

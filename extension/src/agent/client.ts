@@ -11,8 +11,8 @@ import {
   parseServerMessage,
   type CallMessage,
   type ExtensionMessage,
-} from "@sightline/shared/bridge";
-import type { AgentTab } from "@sightline/shared/agent-core";
+} from "@sightline/shared/agent/bridge";
+import type { AgentTab } from "@sightline/shared/agent/core";
 import type { ConnectionState, ConnectionStatus } from "./state.js";
 
 export interface ClientHooks {

@@ -2,7 +2,7 @@
 // tab (chrome.scripting), input and screenshots go through chrome.debugger, navigation through
 // chrome.tabs (which never activates or focuses the tab).
 import { browser } from "wxt/browser";
-import { PAGE_AGENT_GLOBAL, type PageCallArgs, type PageCallName, type PageCallResult, type PageDriver } from "@sightline/shared/agent-core";
+import { PAGE_AGENT_GLOBAL, type PageCallArgs, type PageCallName, type PageCallResult, type PageDriver } from "@sightline/shared/agent/perform";
 import { ensureInjected, execWithDocument } from "../inject.js";
 import * as cdp from "./debugger.js";
 

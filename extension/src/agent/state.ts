@@ -1,6 +1,7 @@
 // What the background's agent supervisor shows the side panel, and what the panel may ask of
 // it. The panel renders this state; the background owns it.
-import type { ActivityEntry, AgentAction, FormFacts, RiskTier } from "@sightline/shared/agent-core";
+import type { ActivityEntry, AgentAction, RiskTier } from "@sightline/shared/agent/core";
+import type { FormFacts } from "@sightline/shared/agent/perform";
 
 export type ConnectionStatus = "off" | "connecting" | "connected" | "reconnecting" | "lost";
 

@@ -13,17 +13,14 @@ import {
   SecretValues,
   type ActionOutcome,
   type Decision,
-  markListeners,
-  performAction,
-  screenshotWithMarks,
-  waitOnPage,
   type ActionResult,
   type ActionTarget,
   type AgentAction,
   type AgentTab,
   type RiskAssessment,
-} from "@sightline/shared/agent-core";
-import type { BridgeOps, CallMessage } from "@sightline/shared/bridge";
+} from "@sightline/shared/agent/core";
+import { markListeners, performAction, screenshotWithMarks, waitOnPage } from "@sightline/shared/agent/perform";
+import type { BridgeOps, CallMessage } from "@sightline/shared/agent/bridge";
 import type { SnapshotRequest } from "@sightline/shared/contract";
 import { ensureInjected, exec } from "../inject.js";
 import { loadSettings } from "../panel/settings.js";
@@ -84,7 +81,7 @@ export class Supervisor {
   /** One act at a time per tab. */
   private readonly chains = new Map<number, Promise<unknown>>();
   /**
-   * Text typed into secret fields (shared/src/agent/secrets.ts), in the worker's memory only:
+   * Text typed into secret fields (shared/src/agent/core/secrets.ts), in the worker's memory only:
    * masked in the log and in every answer, wherever a page echoes it (the server's session
    * does the same; this also covers a text the person edited on the card).
    */
@@ -345,7 +342,7 @@ export class Supervisor {
       this.takenOver.delete(tabId);
       if (id !== null || action.kind === "press") {
         // Not "stale" (one element gone): the whole picture is old. The server's session answers
-        // with what the person changed and the page as it is now (shared/src/agent/session.ts).
+        // with what the person changed and the page as it is now (shared/src/agent/session/session.ts).
         throw new AgentError("handed_back", "the person took over this tab and handed it back", { takenOver: true });
       }
     }

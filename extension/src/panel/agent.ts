@@ -2,7 +2,7 @@
 // Reject / Edit, keyboard shortcuts), Pause / Take over / Hand back, sites where act runs, and
 // the activity log with its JSON Lines export. The background owns the state; this renders it.
 import { browser } from "wxt/browser";
-import { toJsonLines } from "@sightline/shared/agent-core";
+import { toJsonLines } from "@sightline/shared/agent/core";
 import { AGENT_STATE_TAG, type AgentState, type AgentStateEnvelope, type PendingApproval } from "../agent/state.js";
 import { ask } from "./bridge.js";
 import { $, download, h } from "./dom.js";

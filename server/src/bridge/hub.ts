@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import type { Logger } from "pino";
 import { AGENT_ERROR_CODES, AgentError, type AgentBackend, type AgentErrorCode, type AgentTab, type CallHooks } from "@sightline/shared/agent";
 import {
+  BridgeBackend,
   BRIDGE_PROTOCOL_VERSION,
   CLOSE,
   HEARTBEAT_MS,
@@ -12,12 +13,13 @@ import {
   type BridgeOp,
   type BridgeOps,
   type CallMessage,
+  type NavigateCheck,
   type ServerMessage,
-} from "@sightline/shared/bridge";
+} from "@sightline/shared/agent/bridge";
 import type { Account } from "../ledger/index.js";
 import type { AuthFailures } from "../middleware/auth-failures.js";
 import { validateSnapshotRequest, ContractError } from "@sightline/shared/contract";
-import { BridgeBackend, type NavigationPolicy } from "./backend.js";
+import { navigateCheck, type NavigationPolicy } from "./navigate.js";
 import { rememberFrame } from "./capture-frames.js";
 import type { Bridge } from "./index.js";
 
@@ -123,6 +125,7 @@ export class BridgeHub implements Bridge {
   private readonly callTimeoutMs: number;
   private readonly actIdleTimeoutMs: number;
   private closed = false;
+  private readonly navigate: NavigateCheck;
 
   constructor(private readonly opts: HubOptions) {
     this.heartbeatMs = opts.heartbeatMs ?? HEARTBEAT_MS;
@@ -130,12 +133,13 @@ export class BridgeHub implements Bridge {
     this.leaseIdleMs = opts.leaseIdleMs ?? 5 * MINUTE;
     this.callTimeoutMs = opts.callTimeoutMs ?? 30_000;
     this.actIdleTimeoutMs = opts.actIdleTimeoutMs ?? 10 * MINUTE;
+    this.navigate = navigateCheck(opts.navigation);
   }
 
   // ---- the Bridge interface ---------------------------------------------------------------
 
   backendFor(accountId: string, sessionId: string): AgentBackend {
-    return new BridgeBackend(this, accountId, sessionId, this.opts.navigation);
+    return new BridgeBackend(this, accountId, sessionId, this.navigate);
   }
 
   release(sessionId: string): void {

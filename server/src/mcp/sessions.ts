@@ -8,20 +8,13 @@ import { randomUUID } from "node:crypto";
 import type { ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { AgentError, AgentSession, type Billable } from "@sightline/shared/agent";
-import { ContractError, ERROR_NAMES, SNAPSHOT_CREDITS, type RefineResult, type SnapshotRequest } from "@sightline/shared/contract";
+import { AgentError, API_PRICES, composeAgentServer, type Billable } from "@sightline/shared/agent";
+import { ContractError, ERROR_NAMES, type RefineResult, type SnapshotRequest } from "@sightline/shared/contract";
 import { frameOf } from "../bridge/capture-frames.js";
-import { createMcpServer } from "@sightline/shared/mcp";
 import type { AppDeps } from "../koa-types.js";
 
 /** A session unused this long ends (an agent that went away leaves no leases behind). */
 export const MCP_IDLE_MS = 30 * 60_000;
-
-/**
- * What the observing tools cost here: snapshot and screenshot refine the capture on this
- * server (as POST /v1/snapshot does: 1 credit); read runs in the person's tab (free).
- */
-export const MCP_COSTS = { snapshot: SNAPSHOT_CREDITS, read: 0, screenshot: SNAPSHOT_CREDITS } as const;
 
 interface Entry {
   account: string;
@@ -130,9 +123,9 @@ export class McpSessions {
       this.deps.logger.error({ err: out.message }, "mcp: refinement failed");
       throw new AgentError("failed", "the capture could not be refined; nothing was charged for it");
     };
-    // Charged like the REST call: taken before the work, given back when it fails.
+    // Charged like the REST twin (agent/tools/prices.ts): taken before the work, given back when it fails.
     const bill = async <T>(what: Billable, run: () => Promise<T>): Promise<T> => {
-      const credits = MCP_COSTS[what];
+      const credits = API_PRICES[what];
       if (credits === 0) return run();
       const reservation = await ledger.reserve(account, credits);
       try {
@@ -146,8 +139,7 @@ export class McpSessions {
     };
     const agentId = randomUUID();
     const backend = bridge.backendFor(account, agentId);
-    const session = new AgentSession({ backend, refine, bill });
-    const server = createMcpServer(session, { backend: "extension", costs: MCP_COSTS });
+    const { server } = composeAgentServer({ backend, refine, prices: API_PRICES, bill, where: "extension" });
     const entry: Entry = { account, transport, server, lastUsed: Date.now(), busy: 0 };
     let set = this.byAccount.get(account);
     if (!set) this.byAccount.set(account, (set = new Set()));

@@ -11,7 +11,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer, type WebSocket } from "ws";
-import { BRIDGE_PATH } from "@sightline/shared/bridge";
+import { BRIDGE_PATH } from "@sightline/shared/agent/bridge";
 import type { Logger } from "pino";
 import type { BridgeHub } from "../bridge/hub.js";
 import { clientKey } from "../middleware/auth-failures.js";

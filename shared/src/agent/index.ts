@@ -1,16 +1,14 @@
-// @sightline/shared/agent: what an agent can do on a page and how every backend does it.
-// Isomorphic: no DOM, no Node.
-export * from "./actions.js";
-export type { ActionTarget, AgentBackend, CallHooks, CaptureOptions, MarkBox, ReadPage } from "./backend.js";
-export { isNavigationError, type PageDriver } from "./driver.js";
-export { PAGE_AGENT_GLOBAL, type PageCalls, type PageCallName, type PageCallArgs, type PageCallResult, type TargetPoint, type SelectResult, type TargetFacts, type FormFacts } from "./page-calls.js";
-export { performAction, type PerformOptions } from "./perform.js";
-export { screenshotWithMarks, waitOnPage } from "./page-ops.js";
-export { AgentSession, compact, MAX_CHANGE_LINES, type SessionDeps, type SnapshotOptions, type SnapshotAnswer, type CompactElement, type ActAnswer, type Billable } from "./session.js";
-export { closestElement } from "./closest.js";
-export * from "./activity.js";
-export { markListeners, LISTENER_MARK_EVENT, type CdpSend } from "./listener-marks.js";
-export { markHiddenRuns, hiddenPassagesIn, hiddenIdsOf, stripRunSentinels, followsHiddenText, HIDDEN_NOTICE, HIDDEN_OPEN, HIDDEN_CLOSE, RUN_START, RUN_END, TEXT_HIDDEN_ATTRIBUTE } from "./provenance.js";
-export { replayable, replayEntry } from "./replay.js";
-export { assessAction, maskSecret, sameSite, SENSITIVE_WORDS, type RiskTier, type RiskContext, type RiskAssessment } from "./risk.js";
-export { isSecretField, isSecretTarget, scrubText, SecretValues, MIN_SECRET_LENGTH, type FieldFacts, type SeenTarget } from "./secrets.js";
+// @sightline/shared/agent: what an agent can do on a page and how every backend does it: the
+// shared rules (core/), the session and the MCP server built on it (session/), the action flow
+// (perform/) and the bridge protocol (backends/bridge/). Isomorphic: no DOM, no Node. The
+// headless backend (Node) is @sightline/shared/agent/headless; the in-page agent (browser) is
+// the bundle dist/page-agent.js.
+export * from "./core/index.js";
+export * from "./perform/index.js";
+export type { AgentBackend, CallHooks, CaptureOptions, MarkBox, ReadPage } from "./session/backend.js";
+export { AgentSession, compact, MAX_CHANGE_LINES, type SessionDeps, type SnapshotOptions, type SnapshotAnswer, type CompactElement, type ActAnswer, type Billable } from "./session/session.js";
+export { closestElement } from "./session/stale.js";
+export { markHiddenRuns, hiddenPassagesIn, hiddenIdsOf, stripRunSentinels, followsHiddenText, HIDDEN_NOTICE, HIDDEN_OPEN, HIDDEN_CLOSE, RUN_START, RUN_END, TEXT_HIDDEN_ATTRIBUTE } from "./session/provenance.js";
+export { replayable, replayEntry } from "./session/replay.js";
+export { composeAgentServer, SIGHTLINE_MCP_VERSION, type AgentServer, type AgentServerParts } from "./session/compose.js";
+export { TOOLS, defineTool, toolTable, answerText, API_PRICES, HEADLESS_API_PRICES, LOCAL_PRICES, REST_TWIN, priceNote, type PriceList, type ToolAnswer, type ToolContext, type ToolDefinition } from "./tools/index.js";

@@ -57,14 +57,14 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
   }
   if (startUrl) {
     // Refused before a browser starts; a refused redirect of it is caught by serveHeadless below.
-    const { checkAgentUrl } = await import("../mcp/egress.js");
+    const { checkAgentUrl } = await import("../agent/backends/headless/egress.js");
     await checkAgentUrl(startUrl, policy).catch((err: Error) => {
       throw new CliError(`--url ${startUrl}: ${err.message}`, EXIT.usage);
     });
   }
   const { launchBrowser } = await import("./browser.js");
   const { serveHeadless } = await import("../mcp/stdio.js");
-  const { AgentError } = await import("../agent/index.js");
+  const { AgentError } = await import("../agent/core/errors.js");
   let client = null;
   if (args.includes("--api")) {
     if (!settings.apiKey) throw new CliError("--api needs an API key: set SIGHTLINE_API_KEY", EXIT.usage);

@@ -58,7 +58,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<void> {
     }
   }
   // Likewise every URL the log navigates to (and where it starts) must be one the policy allows.
-  const { checkAgentUrl } = await import("../mcp/egress.js");
+  const { checkAgentUrl } = await import("../agent/backends/headless/egress.js");
   const starts = entries[0].action?.kind !== "navigate" && entries[0].url ? [{ step: 0, url: entries[0].url }] : [];
   const visits = entries.flatMap((e, i) => (e.action?.kind === "navigate" ? [{ step: i + 1, url: e.action.url }] : []));
   for (const { step, url } of [...starts, ...visits]) {
@@ -68,7 +68,7 @@ export async function replayCommand(args: string[], io: CliIo): Promise<void> {
   }
   io.progress.stop();
   const { launchBrowser } = await import("./browser.js");
-  const { HeadlessBackend, localRefine } = await import("../mcp/index.js");
+  const { HeadlessBackend, localRefine } = await import("../agent/backends/headless/index.js");
   const browser = await launchBrowser(io.env);
   const backend = await HeadlessBackend.start({ browser, ownsBrowser: true, policy });
   try {

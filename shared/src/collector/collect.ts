@@ -10,7 +10,7 @@ import { scanStyleRules, emptyRuleSets } from "./style-rules.js";
 import { FoundBy, ROOT_SHARE, delegates, listenerRegistry, readLooks, shortLeaf, visualCandidate, type Visual } from "./listeners.js";
 import { isOccluded, type HitCache } from "./occlusion.js";
 import { patchLabels } from "./element-labels.js";
-import { SecretValues } from "../agent/secrets.js";
+import { SecretValues } from "../agent/core/secrets.js";
 import { hrefResolver } from "./href.js";
 import { collectorState, idFor, installMutationClock, quietMs } from "./state.js";
 import { displayCache, styleCache } from "./style-cache.js";
@@ -20,7 +20,7 @@ import { walkFrame } from "./frames.js";
 import type { Ctx, Frame, Inherited, Occluder } from "./walk-state.js";
 import type { CollectOptions, CollectResult } from "./types.js";
 import { Sight } from "./visibility/runs.js";
-import { TEXT_HIDDEN_ATTRIBUTE } from "../agent/provenance.js";
+import { TEXT_HIDDEN_ATTRIBUTE } from "../agent/session/provenance.js";
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
 
@@ -207,7 +207,7 @@ function mayBeCovered(el: Element, rect: { x: number; y: number; width: number; 
 
 /**
  * The scrub pass: a secret value that leaked into a name, a text or any attribute (embedded
- * controls, a page that echoes it) is masked, by the one scrub of shared/src/agent/secrets.ts.
+ * controls, a page that echoes it) is masked, by the one scrub of shared/src/agent/core/secrets.ts.
  */
 function scrub(list: RawElement[], secrets: SecretValues): void {
   for (const raw of list) {

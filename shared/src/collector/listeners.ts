@@ -11,7 +11,7 @@
 //    of a page), what the page looks like: visually distinct leaf boxes (solid-coloured swatches,
 //    icon images drawn as backgrounds, bordered tiles among look-alikes, SVG shapes) become
 //    low-priority candidates, with a name hint from their colour and shape.
-import { LISTENER_MARK_EVENT, LISTENER_MARKS_END, LISTENER_REQUEST_EVENT } from "../agent/listener-marks.js";
+import { LISTENER_MARK_EVENT, LISTENER_MARKS_END, LISTENER_REQUEST_EVENT } from "../agent/perform/listener-marks.js";
 import { describeColor } from "../refine/colors.js";
 
 /** The global the init script fills (per frame). */

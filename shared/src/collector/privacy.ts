@@ -1,7 +1,7 @@
 // Fields whose values must never leave the page: the facts of a field as the DOM tells them,
-// for the one rule of shared/src/agent/secrets.ts (the collector's redaction, the page agent's
+// for the one rule of shared/src/agent/core/secrets.ts (the collector's redaction, the page agent's
 // screenshot masks and approval facts all read them here), and the values such fields hold.
-import { isSecretField, MIN_SECRET_LENGTH, type FieldFacts } from "../agent/secrets.js";
+import { isSecretField, MIN_SECRET_LENGTH, type FieldFacts } from "../agent/core/secrets.js";
 
 /** Which of type/autocomplete/name/id an element carries, when the caller scanned them already. */
 export interface AttrPresence {

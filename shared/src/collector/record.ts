@@ -9,7 +9,7 @@ import { contextText } from "./context-text.js";
 import { inferIconName } from "./icon-names.js";
 import { FOUND_BY_NAMES, FoundBy, type Visual } from "./listeners.js";
 import { isSecretElement } from "./privacy.js";
-import { MIN_SECRET_LENGTH } from "../agent/secrets.js";
+import { MIN_SECRET_LENGTH } from "../agent/core/secrets.js";
 import { idFor } from "./state.js";
 import { clip, flat, shortText, squash } from "./text.js";
 import type { Ctx, Frame, Inherited } from "./walk-state.js";

@@ -62,7 +62,7 @@ export interface CollectOptions {
  * - iframes: `frame` = "same-origin" | "cross-origin" | "unavailable", `iframe_src`; a
  *   same-origin frame's elements are in the iframe element's `iframe_content` (boxes in
  *   top-viewport coordinates), not repeated at the top level.
- * - `value_redacted`: "true" for secret fields (the one rule, shared/src/agent/secrets.ts:
+ * - `value_redacted`: "true" for secret fields (the one rule, shared/src/agent/core/secrets.ts:
  *   passwords, one-time codes, PINs, card fields, by type, autocomplete, name, id or label);
  *   their value is null.
  * - `text_hidden` (with `textVisibility` only): "all" when the person cannot see the element's
@@ -99,7 +99,7 @@ export interface ReadOptions {
   fallback?: boolean;
   /**
    * Wrap every text run the person cannot see (judged from the live layout, per run) in
-   * ⟦hidden⟧…⟦/hidden⟧, adjacent runs merged (agent/provenance.ts). For agents; default false,
+   * ⟦hidden⟧…⟦/hidden⟧, adjacent runs merged (agent/session/provenance.ts). For agents; default false,
    * which leaves the output as it was.
    */
   markHidden?: boolean;

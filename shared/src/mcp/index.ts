@@ -1,8 +1,5 @@
-// @sightline/shared/mcp (Node): Sightline's MCP server: the tools, the headless backend, the
-// stdio entry points and the relay to a server's POST /mcp.
-export { createMcpServer, type McpServerOptions, type ToolCosts } from "./tools.js";
-export { HeadlessBackend, type HeadlessOptions } from "./headless.js";
-export { localRefine } from "./refine.js";
+// @sightline/shared/mcp (Node): the transports of Sightline's MCP server: stdio on a headless
+// Chromium of this machine, and the stdio relay to a server's POST /mcp. The tools and the
+// session they run on are @sightline/shared/agent.
 export { relayToServer, type RelayOptions } from "./proxy.js";
 export { serveHeadless, type HeadlessServeOptions } from "./stdio.js";
-export { SIGHTLINE_MCP_VERSION } from "./version.js";

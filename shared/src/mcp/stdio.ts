@@ -2,12 +2,12 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Browser } from "playwright-core";
 import { appendFileSync } from "node:fs";
-import { AgentSession, toJsonLines, type ActivityEntry } from "../agent/index.js";
+import { toJsonLines, type ActivityEntry } from "../agent/core/activity.js";
+import { composeAgentServer } from "../agent/session/compose.js";
+import { HEADLESS_API_PRICES, LOCAL_PRICES } from "../agent/tools/prices.js";
+import { HeadlessBackend } from "../agent/backends/headless/backend.js";
+import { localRefine } from "../agent/backends/headless/refine.js";
 import type { Sightline } from "../client/index.js";
-import { HeadlessBackend } from "./headless.js";
-import { localRefine } from "./refine.js";
-import { createMcpServer } from "./tools.js";
-import { SNAPSHOT_CREDITS } from "../contract/index.js";
 import type { HostPolicy } from "../net/index.js";
 
 export interface HeadlessServeOptions {
@@ -36,14 +36,12 @@ export async function serveHeadless(opts: HeadlessServeOptions): Promise<{ close
     }
   }
   const logFile = opts.logFile;
-  const session = new AgentSession({
+  const { server } = composeAgentServer({
     backend,
     refine: localRefine(opts.client),
+    prices: opts.client ? HEADLESS_API_PRICES : LOCAL_PRICES,
     ...(logFile ? { onActivity: (entry: ActivityEntry) => appendFileSync(logFile, toJsonLines([entry])) } : {}),
-  });
-  const server = createMcpServer(session, {
-    backend: "headless",
-    costs: opts.client ? { snapshot: SNAPSHOT_CREDITS, read: 0, screenshot: 0 } : null,
+    where: "headless",
   });
   const transport = new StdioServerTransport(opts.stdin as never, opts.stdout as never);
   let done: () => void = () => undefined;

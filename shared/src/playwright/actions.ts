@@ -1,12 +1,13 @@
 // click / type / press on a snapshot's elements, each reporting what it did to the page:
 // `navigated` (a new document or a new URL), `dom_changed` (mutations, input or change
 // events) or `nothing_changed`. The same action flow as the MCP tools (shared/src/agent/
-// perform.ts) on a Playwright page: trusted input at the element's centre, a DOM click when
+// perform/perform.ts) on a Playwright page: trusted input at the element's centre, a DOM click when
 // something covers it, and an AgentError "stale" when the element is gone.
 import type { Page } from "playwright-core";
 import type { RefinedElement } from "../contract/index.js";
-import { performAction, type AgentAction, type PerformOptions } from "../agent/index.js";
-import { PlaywrightDriver } from "./driver.js";
+import type { AgentAction } from "../agent/core/actions.js";
+import { performAction, type PerformOptions } from "../agent/perform/perform.js";
+import { PlaywrightDriver } from "../agent/backends/headless/driver.js";
 
 export type ActionOutcome = "navigated" | "dom_changed" | "nothing_changed";
 

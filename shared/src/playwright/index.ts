@@ -15,4 +15,4 @@ export { trackListeners, tracksListeners, LISTENER_INIT_SCRIPT } from "./listene
 export { injectCollector, collectorBundlePath, collectorSource, collectorScript } from "./bundle.js";
 export { SightlineWorld, WORLD_NAME, type WorldScript } from "./world.js";
 export { clientFromEnv, settingsFromEnv, DEFAULT_BASE_URL, type EnvSettings } from "./env.js";
-export { PlaywrightDriver, pageAgentBundlePath } from "./driver.js";
+export { PlaywrightDriver, pageAgentBundlePath } from "../agent/backends/headless/driver.js";

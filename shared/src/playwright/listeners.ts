@@ -9,10 +9,10 @@
 // Sightline's isolated world (world.ts), which cannot read this WeakSet: on the collector's
 // request (a `sightline:listener-request` event on the document) the script sends a mark event
 // to every recorded node still in the document, as the debugger path does
-// (agent/listener-marks.ts), then an end mark. What the page registers is the page's own
+// (agent/perform/listener-marks.ts), then an end mark. What the page registers is the page's own
 // business: a page that answers for itself can only change which of its elements look clickable.
 import type { BrowserContext, Page } from "playwright-core";
-import { CLICK_LIKE_EVENTS, LISTENER_MARK_EVENT, LISTENER_MARKS_END, LISTENER_REQUEST_EVENT } from "../agent/listener-marks.js";
+import { CLICK_LIKE_EVENTS, LISTENER_MARK_EVENT, LISTENER_MARKS_END, LISTENER_REQUEST_EVENT } from "../agent/perform/listener-marks.js";
 
 /** The script's source (kept as text: it runs in the page, and the server has no DOM types). */
 export const LISTENER_INIT_SCRIPT = `(() => {

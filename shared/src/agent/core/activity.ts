@@ -2,8 +2,7 @@
 // (`sightline replay LOG`). Values typed into secret fields never enter it (the one rule of
 // secrets.ts decides which fields are secret). Isomorphic: the server, the extension panel
 // and the CLI write and read the same format.
-import type { ActionOutcome, AgentAction, Decision } from "./actions.js";
-import type { ActionTarget } from "./backend.js";
+import type { ActionOutcome, ActionTarget, AgentAction, Decision } from "./actions.js";
 import { isSecretTarget, MASK } from "./secrets.js";
 
 export { MASK };

@@ -2,9 +2,8 @@
 // home for the tiers (issue 17): observe never asks, act asks unless the person let act run on
 // the site, sensitive always asks. Isomorphic: the extension's approval card and anything that
 // replays or audits a log use the same rules.
-import type { AgentAction, Tier } from "./actions.js";
-import type { ActionTarget } from "./backend.js";
-import type { TargetFacts } from "./page-calls.js";
+import type { ActionTarget, AgentAction, Tier } from "./actions.js";
+import type { TargetFacts } from "../perform/page-calls.js";
 import { isSecretField, isSecretTarget } from "./secrets.js";
 
 export type RiskTier = Tier;

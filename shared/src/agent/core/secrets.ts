@@ -5,7 +5,7 @@
 // extension's log, the activity log, and every answer of an agent session all use these two.
 // Isomorphic: the in-page code reads the facts from the DOM (collector/privacy.ts) and asks
 // this rule; the session and the extension's supervisor ask it of what the agent saw.
-import { AgentError, isAgentError } from "./actions.js";
+import { AgentError, isAgentError } from "./errors.js";
 
 /** What replaces a secret value (in logs, answers, snapshots, Markdown, titles, URLs). */
 export const MASK = "•••";

@@ -1,6 +1,6 @@
 // Acting on the located element where trusted input is not the way: DOM click fallback, focus,
 // <select> options, form submission and scrolling.
-import type { SelectResult } from "../agent/page-calls.js";
+import type { SelectResult } from "../perform/page-calls.js";
 import { located } from "./locate.js";
 
 export function domClick(): boolean {

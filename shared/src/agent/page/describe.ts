@@ -1,9 +1,9 @@
 // Facts about an action's target for its risk tier and the approval card: is it a secret
-// field (the one rule of shared/src/agent/secrets.ts), does it submit a form, which values
+// field (the one rule of shared/src/agent/core/secrets.ts), does it submit a form, which values
 // would that form send (secrets masked here, in the page, so they never leave it).
-import type { FormFacts, TargetFacts } from "../agent/page-calls.js";
-import { SecretValues } from "../agent/secrets.js";
-import { isSecretElement, secretValuesIn } from "../collector/privacy.js";
+import type { FormFacts, TargetFacts } from "../perform/page-calls.js";
+import { SecretValues } from "../core/secrets.js";
+import { isSecretElement, secretValuesIn } from "../../collector/privacy.js";
 import { elementById } from "./locate.js";
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();

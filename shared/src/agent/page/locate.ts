@@ -1,5 +1,5 @@
 // Finding the node behind a collector id, and the point where a person would click it.
-import type { LocateArgs, TargetPoint } from "../agent/page-calls.js";
+import type { LocateArgs, TargetPoint } from "../perform/page-calls.js";
 
 type CollectorGlobal = { __sightlineCollectorState__?: { ids: WeakMap<Node, number> } };
 

@@ -1,10 +1,10 @@
 // Set-of-mark boxes for screenshots: a numbered outline per element, drawn in a closed shadow
 // root so page styles cannot touch it. Every secret field (the one rule of
-// shared/src/agent/secrets.ts) that holds a value is covered with an opaque box, and so is
+// shared/src/agent/core/secrets.ts) that holds a value is covered with an opaque box, and so is
 // every place the page shows such a value again (a text, another field), so secret values
 // never reach a screenshot.
-import { SecretValues } from "../agent/secrets.js";
-import { isSecretElement } from "../collector/privacy.js";
+import { SecretValues } from "../core/secrets.js";
+import { isSecretElement } from "../../collector/privacy.js";
 
 const HOST = "sightline-marks";
 /** The mask's colour (tests look for it). */

@@ -34,7 +34,7 @@ export interface TargetFacts {
   inputType: string | null;
   /** The autocomplete attribute, lower-cased ("one-time-code", "cc-number"...). */
   autocomplete: string;
-  /** A secret field (shared/src/agent/secrets.ts): password, one-time code, PIN, card... */
+  /** A secret field (shared/src/agent/core/secrets.ts): password, one-time code, PIN, card... */
   secret: boolean;
   /** Activating it submits a form (a submit button, or Enter in a form's field). */
   submits: boolean;

@@ -1,6 +1,6 @@
 // Page work every backend does the same way on top of a PageDriver: screenshots with marks,
 // and waiting for text or quiet.
-import type { MarkBox } from "./backend.js";
+import type { MarkBox } from "../session/backend.js";
 import type { PageDriver } from "./driver.js";
 
 export async function screenshotWithMarks(driver: PageDriver, marks: MarkBox[]): Promise<string> {

@@ -1,6 +1,7 @@
 // One action, one flow, for every backend: locate the element by id (stale → error, never a
 // guess), act with trusted input, and tell what happened (navigated / dom_changed / nothing).
-import { AgentError, checkNavigableUrl, type ActionResult, type AgentAction } from "./actions.js";
+import { checkNavigableUrl, type ActionResult, type AgentAction } from "../core/actions.js";
+import { AgentError } from "../core/errors.js";
 import { isNavigationError, type PageDriver } from "./driver.js";
 import type { TargetPoint } from "./page-calls.js";
 

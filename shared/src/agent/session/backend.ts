@@ -1,18 +1,8 @@
-// A backend is a browser an agent works in: headless Chromium (shared/src/mcp/headless.ts) or
-// the person's own tabs through the extension (server/src/bridge/). The session above it keeps
+// A backend is a browser an agent works in: headless Chromium (../backends/headless/) or the
+// person's own tabs through the extension (../backends/bridge/). The session above it keeps
 // ids, diffs and errors the same whichever it is.
-import type { SnapshotRequest } from "../contract/index.js";
-import type { ActionResult, AgentAction, AgentTab } from "./actions.js";
-
-/** The element an action is aimed at, as the agent saw it (for approvals and the log). */
-export interface ActionTarget {
-  id: number;
-  role: string;
-  name: string;
-  input_type: string | null;
-  /** The page said secret when it was captured (its value was redacted): see secrets.ts. */
-  secret?: boolean;
-}
+import type { SnapshotRequest } from "../../contract/index.js";
+import type { ActionResult, ActionTarget, AgentAction, AgentTab } from "../core/actions.js";
 
 /** A set-of-mark box: element id and its viewport rectangle at capture time. */
 export interface MarkBox {
@@ -55,7 +45,7 @@ export interface AgentBackend {
   capture(tab: string, opts?: CaptureOptions): Promise<SnapshotRequest>;
   /**
    * The main content as Markdown; text the person cannot see wrapped in ⟦hidden⟧…⟦/hidden⟧
-   * (the collector's read with `markHidden`, agent/provenance.ts).
+   * (the collector's read with `markHidden`, provenance.ts).
    */
   read(tab: string): Promise<ReadPage>;
   /** PNG (base64) of the tab's viewport with numbered boxes drawn at `marks`. */

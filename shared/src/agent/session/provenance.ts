@@ -4,8 +4,8 @@
 // mean. Whether the person can see a piece of text is decided in the page, from layout and
 // paint, per text run (shared/src/collector/visibility/): this module only turns those
 // verdicts into marks and reads them back; it never guesses by matching words.
-import type { RawElement } from "../contract/index.js";
-import type { AgentAction } from "./actions.js";
+import type { RawElement } from "../../contract/index.js";
+import type { AgentAction } from "../core/actions.js";
 
 export const HIDDEN_OPEN = "⟦hidden⟧";
 export const HIDDEN_CLOSE = "⟦/hidden⟧";

@@ -1,8 +1,9 @@
 // Replaying an activity log: each recorded action again, on whatever page the session has.
 // Element ids do not survive a reload, so a recorded target is found again by role and name;
 // a value the log masked must be given by the person (`secrets`, keyed by the field's name).
-import { AgentError, type AgentAction } from "./actions.js";
-import { MASK, type ActivityEntry } from "./activity.js";
+import type { AgentAction } from "../core/actions.js";
+import { AgentError } from "../core/errors.js";
+import { MASK, type ActivityEntry } from "../core/activity.js";
 import type { ActAnswer, AgentSession, CompactElement } from "./session.js";
 
 const norm = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim().toLowerCase();

@@ -1,14 +1,15 @@
 // An agent's working memory of its tabs: the ids it has seen, the picture it last had of each
 // page, and the diff an action made. Every tool goes through here, so ids, stale answers and
 // diffs are the same on every backend.
-import type { RefineResult, RefinedElement, SnapshotRequest } from "../contract/index.js";
-import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../prompt/index.js";
-import { AgentError, type ActionResult, type AgentAction, type AgentTab } from "./actions.js";
-import type { ActionTarget, AgentBackend, CallHooks, CaptureOptions, ReadPage } from "./backend.js";
-import { closestElement } from "./closest.js";
-import { ACTIVITY_FORMAT, loggableAction, type ActivityEntry } from "./activity.js";
+import type { RefineResult, RefinedElement, SnapshotRequest } from "../../contract/index.js";
+import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../../prompt/index.js";
+import type { ActionResult, ActionTarget, AgentAction, AgentTab } from "../core/actions.js";
+import { AgentError } from "../core/errors.js";
+import type { AgentBackend, CallHooks, CaptureOptions, ReadPage } from "./backend.js";
+import { closestElement } from "./stale.js";
+import { ACTIVITY_FORMAT, loggableAction, type ActivityEntry } from "../core/activity.js";
 import { followsHiddenText, hiddenIdsOf, hiddenPassagesIn, HIDDEN_NOTICE } from "./provenance.js";
-import { isSecretTarget, SecretValues } from "./secrets.js";
+import { isSecretTarget, SecretValues } from "../core/secrets.js";
 
 export type Billable = "snapshot" | "read" | "screenshot";
 

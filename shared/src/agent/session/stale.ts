@@ -1,6 +1,6 @@
 // The current element most like one that went stale: same role and name first, then same
 // name, then same role nearest to where it was. Named for the agent to retry, never used for it.
-import type { RefinedElement } from "../contract/index.js";
+import type { RefinedElement } from "../../contract/index.js";
 
 const norm = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim().toLowerCase();
 const label = (el: RefinedElement) => norm(el.name) || norm(el.text);

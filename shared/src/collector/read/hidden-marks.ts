@@ -2,9 +2,9 @@
 // the provenance sentinels around its hidden characters, before any extraction runs. The
 // sentinels are characters inside the text, so whatever Readability, the main-content
 // extractor and turndown keep of a run, they keep its marks with it (Readability even rebuilds
-// parts of its copy from HTML); agent/provenance.ts turns them into ⟦hidden⟧ marks afterwards.
+// parts of its copy from HTML); agent/session/provenance.ts turns them into ⟦hidden⟧ marks afterwards.
 // Pages without hidden text get no sentinel, so their output is the same as without the option.
-import { RUN_END, RUN_START, stripRunSentinels } from "../../agent/provenance.js";
+import { RUN_END, RUN_START, stripRunSentinels } from "../../agent/session/provenance.js";
 import type { VisibilityJudge } from "../visibility/judge.js";
 
 const SKIP = new Set(["script", "style", "template", "noscript", "head"]);

@@ -15,9 +15,9 @@ import { completeArticle } from "./complete.js";
 import { toText } from "./to-text.js";
 import { markHiddenRuns } from "./hidden-marks.js";
 import { VisibilityJudge } from "../visibility/judge.js";
-import { markHiddenRuns as marksFromRuns } from "../../agent/provenance.js";
+import { markHiddenRuns as marksFromRuns } from "../../agent/session/provenance.js";
 import { secretValuesIn } from "../privacy.js";
-import { SecretValues } from "../../agent/secrets.js";
+import { SecretValues } from "../../agent/core/secrets.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
 const MIN_SHARE = 0.35;
@@ -195,7 +195,7 @@ export function readSync(options: ReadOptions = {}): ReadResult {
   let description = c.r?.excerpt || metaDescription(doc);
   let hidden: number | undefined;
   if (judge) {
-    // The sentinels become marks (one home for what they mean: agent/provenance.ts).
+    // The sentinels become marks (one home for what they mean: agent/session/provenance.ts).
     const m = marksFromRuns(content);
     content = m.text;
     hidden = m.passages.length;

@@ -2,9 +2,10 @@
 // WebSocket the extension opens to the server it is configured with (never the other way, and
 // nothing a web page can reach). The server relays an agent's tool calls for the same account;
 // the extension answers from the tabs the person shared. Isomorphic: both ends import it.
-import type { ActionResult, AgentAction, AgentErrorCode, AgentTab } from "../agent/actions.js";
-import type { ActionTarget, MarkBox, ReadPage } from "../agent/backend.js";
-import type { SnapshotRequest } from "../contract/index.js";
+import type { ActionResult, ActionTarget, AgentAction, AgentTab } from "../../core/actions.js";
+import type { AgentErrorCode } from "../../core/errors.js";
+import type { MarkBox, ReadPage } from "../../session/backend.js";
+import type { SnapshotRequest } from "../../../contract/index.js";
 
 /** Path of the WebSocket endpoint on the server. */
 export const BRIDGE_PATH = "/v1/bridge";

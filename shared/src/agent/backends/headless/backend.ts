@@ -3,14 +3,18 @@
 // Every request of the context goes through an egress proxy holding it to the host policy
 // (./egress.ts): by default, like /v1/observe, nothing private, loopback or link-local.
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { AgentError, checkNavigableUrl, performAction, screenshotWithMarks, waitOnPage, type ActionResult, type AgentAction, type AgentBackend, type AgentTab, type CaptureOptions, type MarkBox, type ReadPage } from "../agent/index.js";
-import type { SnapshotRequest } from "../contract/index.js";
-import { collectorScript } from "../playwright/bundle.js";
-import { PlaywrightDriver } from "../playwright/driver.js";
-import { collectPage } from "../playwright/snapshot.js";
-import { DEFAULT_POLICY, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../net/index.js";
+import { checkNavigableUrl, type ActionResult, type AgentAction, type AgentTab } from "../../core/actions.js";
+import { AgentError } from "../../core/errors.js";
+import { performAction } from "../../perform/perform.js";
+import { screenshotWithMarks, waitOnPage } from "../../perform/page-ops.js";
+import type { AgentBackend, CaptureOptions, MarkBox, ReadPage } from "../../session/backend.js";
+import type { SnapshotRequest } from "../../../contract/index.js";
+import { collectorScript } from "../../../playwright/bundle.js";
+import { PlaywrightDriver } from "./driver.js";
+import { collectPage } from "../../../playwright/snapshot.js";
+import { DEFAULT_POLICY, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../../../net/index.js";
 import { checkAgentUrl, NavigationWatch } from "./egress.js";
-import { SightlineWorld } from "../playwright/world.js";
+import { SightlineWorld } from "../../../playwright/world.js";
 
 /** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
 const READ = "(o) => globalThis.sightline.read(o)";

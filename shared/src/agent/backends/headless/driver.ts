@@ -4,13 +4,14 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page, Request } from "playwright-core";
-import { PAGE_AGENT_GLOBAL, type PageCallArgs, type PageCallName, type PageCallResult, type PageDriver } from "../agent/index.js";
-import { collectorScript } from "./bundle.js";
-import { SightlineWorld, type WorldScript } from "./world.js";
+import type { PageDriver } from "../../perform/driver.js";
+import { PAGE_AGENT_GLOBAL, type PageCallArgs, type PageCallName, type PageCallResult } from "../../perform/page-calls.js";
+import { collectorScript } from "../../../playwright/bundle.js";
+import { SightlineWorld, type WorldScript } from "../../../playwright/world.js";
 
-/** dist/page-agent.js beside this module (src/ or dist/ alike), or SIGHTLINE_PAGE_AGENT_PATH. */
+/** dist/page-agent.js of this package (from src/ or dist/ alike), or SIGHTLINE_PAGE_AGENT_PATH. */
 export function pageAgentBundlePath(): string {
-  return process.env.SIGHTLINE_PAGE_AGENT_PATH || fileURLToPath(new URL("../../dist/page-agent.js", import.meta.url));
+  return process.env.SIGHTLINE_PAGE_AGENT_PATH || fileURLToPath(new URL("../../../../dist/page-agent.js", import.meta.url));
 }
 
 let agentSource: Promise<string> | null = null;

@@ -3,8 +3,8 @@
 // refused (the agent's navigate, a redirect hop, a link it clicked) comes back to the agent as
 // a tool error naming the reason, instead of a page that merely shows the refusal.
 import type { Page, Request } from "playwright-core";
-import { AgentError } from "../agent/index.js";
-import { checkRequestUrl, EgressRefusal, type EgressProxy, type HostPolicy, type Lookup, type Refusal } from "../net/index.js";
+import { AgentError } from "../../core/errors.js";
+import { checkRequestUrl, EgressRefusal, type EgressProxy, type HostPolicy, type Lookup, type Refusal } from "../../../net/index.js";
 
 export const POLICY_HINT =
   "private, loopback, link-local and metadata addresses are refused (allow hosts with SIGHTLINE_ALLOW_PRIVATE_HOSTS, or sightline mcp --headless --allow-private-hosts)";

@@ -1,9 +1,9 @@
 // How a session outside the server refines: in this process (free), or its own snapshot calls
 // through the API (charged like POST /v1/snapshot) with diffs still refined here.
-import type { SessionDeps } from "../agent/index.js";
-import type { Sightline } from "../client/index.js";
-import { refineLocally } from "../playwright/local.js";
-import { snapshotRequest } from "../playwright/snapshot.js";
+import type { SessionDeps } from "../../session/session.js";
+import type { Sightline } from "../../../client/index.js";
+import { refineLocally } from "../../../playwright/local.js";
+import { snapshotRequest } from "../../../playwright/snapshot.js";
 
 export function localRefine(client: Sightline | null): SessionDeps["refine"] {
   return async (req, opts, purpose) => {
