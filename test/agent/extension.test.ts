@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { observeConfig } from "../../server/src/observe/index.js";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { launchWithExtension, saveBackendSettings, type ExtensionBrowser } from "../extension/harness.js";
-import { httpClient, idOf, textOf, type McpClient } from "./mcp-client.js";
+import { httpClient, idOf, STRUCTURED, textOf, type McpClient } from "./mcp-client.js";
 import { serveAgentSite, type AgentSite } from "./site.js";
 
 let site: AgentSite;
@@ -108,7 +108,7 @@ describe("the person's tab through the extension", () => {
     expect(text).toMatch(/textbox.*"Email"/);
     const progress: string[] = [];
     const typed = await withApproval(
-      mcp.client.callTool({ name: "type", arguments: { id: idOf(text, /"Email"/), text: "alice@example.com" } }, undefined, {
+      mcp.client.callTool({ name: "type", arguments: { id: idOf(text, /"Email"/), text: "alice@example.com" }, _meta: STRUCTURED }, undefined, {
         onprogress: (p) => void progress.push(String(p.message)),
       }) as never,
       /^Type 'alice@example\.com' into Email \[\d+\]$/,

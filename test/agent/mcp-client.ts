@@ -7,10 +7,16 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
 export const CLI = fileURLToPath(new URL("../../shared/dist/cli/main.js", import.meta.url));
 
+/** The per-call `_meta` that asks Sightline for structured content (it sends text only otherwise). */
+export const STRUCTURED = { "sightline.dev/structured": true };
+
 export interface McpClient {
   client: Client;
-  /** Calls a tool; returns its result (tool failures come back with isError). */
-  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /**
+   * Calls a tool; returns its result (tool failures come back with isError). The tests read the
+   * structured answer, so it is asked for unless `structured` is false (what a text-only client gets).
+   */
+  call(name: string, args?: Record<string, unknown>, opts?: { structured?: boolean }): Promise<CallToolResult>;
   /** Text of a result's first text content. */
   close(): Promise<void>;
   stderr: () => string;
@@ -19,7 +25,8 @@ export interface McpClient {
 function wrap(client: Client, close: () => Promise<void>, stderr: () => string = () => ""): McpClient {
   return {
     client,
-    call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as CallToolResult,
+    call: async (name, args = {}, opts = {}) =>
+      (await client.callTool({ name, arguments: args, ...(opts.structured === false ? {} : { _meta: STRUCTURED }) })) as CallToolResult,
     close,
     stderr,
   };

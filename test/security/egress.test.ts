@@ -244,7 +244,7 @@ describe("a name that resolves to loopback (in process, fake resolver)", () => {
     );
     browser = await launchChromium();
     backend = await HeadlessBackend.start({ browser, policy: parseAllowList("allowed.example"), lookup: dns });
-    const { server } = composeAgentServer({ backend, refine: localRefine(null), prices: LOCAL_PRICES, where: "headless" });
+    const { server } = composeAgentServer({ backend, refine: localRefine(null), prices: LOCAL_PRICES, where: "headless", structuredContent: true });
     const [a, b] = InMemoryTransport.createLinkedPair();
     await server.connect(a);
     client = new Client({ name: "sightline-test", version: "1.0.0" });

@@ -95,7 +95,7 @@ export class McpSessions {
   }
 
   /** A new session for `account` (its id is known once initialize has been handled). */
-  async open(account: string): Promise<Entry> {
+  async open(account: string, opts: { structuredContent?: boolean } = {}): Promise<Entry> {
     await this.makeRoom(account);
     const { bridge, ledger, config } = this.deps;
     const sessionRef: { id?: string } = {};
@@ -139,7 +139,7 @@ export class McpSessions {
     };
     const agentId = randomUUID();
     const backend = bridge.backendFor(account, agentId);
-    const { server } = composeAgentServer({ backend, refine, prices: API_PRICES, bill, where: "extension" });
+    const { server } = composeAgentServer({ backend, refine, prices: API_PRICES, bill, where: "extension", structuredContent: opts.structuredContent === true });
     const entry: Entry = { account, transport, server, lastUsed: Date.now(), busy: 0 };
     let set = this.byAccount.get(account);
     if (!set) this.byAccount.set(account, (set = new Set()));

@@ -33,7 +33,8 @@ export function registerMcp(router: AppRouter, deps: AppDeps): void {
       if (ctx.method !== "POST" || !isInitialize(ctx.request.body)) {
         return jsonRpcError(ctx, 400, -32000, "Bad Request: no Mcp-Session-Id header; the first request must be initialize");
       }
-      entry = await sessions.open(account); // 429 when the key's sessions are all busy
+      // Sightline-Structured-Content: 1 asks for structured content in every answer of the session.
+      entry = await sessions.open(account, { structuredContent: ctx.get("sightline-structured-content") === "1" }); // 429 when the key's sessions are all busy
       opened = true;
     }
     if (ctx.method === "POST") sessions.track(entry, ctx.res);

@@ -6,11 +6,14 @@ import { ALLOW_FLAG, hostPolicy } from "./egress.js";
 import { CliError, EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 
-export const MCP_USAGE = `usage: sightline mcp [--headless [--api] [--url URL] [--log FILE] [--allow-private-hosts LIST]]
+export const MCP_USAGE = `usage: sightline mcp [--structured-content] [--headless [--api] [--url URL] [--log FILE] [--allow-private-hosts LIST]]
 
   (no option)   relay to the Sightline server's /mcp (SIGHTLINE_BASE_URL, SIGHTLINE_API_KEY):
                 the agent works in the tabs the person shared from the extension
   --headless    drive a headless Chromium on this machine (CHROMIUM_PATH) instead
+  --structured-content
+                send every answer also as structured content (JSON) beside its text; by
+                default only calls that ask for it (_meta "sightline.dev/structured") get it
   --api         with --headless: refine snapshots through the server (1 credit each)
   --url URL     with --headless: open URL first
   --log FILE    with --headless: append every action to FILE (JSON Lines; sightline replay FILE)
@@ -27,12 +30,13 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
     io.out(`${MCP_USAGE}\n`);
     return;
   }
-  const known = new Set(["--headless", "--api", "--url", "--log", ALLOW_FLAG, "-q", "--quiet"]);
+  const known = new Set(["--headless", "--api", "--url", "--log", "--structured-content", ALLOW_FLAG, "-q", "--quiet"]);
   for (let i = 0; i < args.length; i++) {
     if (args[i] === "--url" || args[i] === "--log" || args[i] === ALLOW_FLAG) i++;
     else if (!known.has(args[i])) throw new CliError(`unknown option "${args[i]}"\n\n${MCP_USAGE}`, EXIT.usage);
   }
   const headless = args.includes("--headless");
+  const structuredContent = args.includes("--structured-content");
   const urlAt = args.indexOf("--url");
   const startUrl = urlAt >= 0 ? args[urlAt + 1] : undefined;
   if (urlAt >= 0 && !startUrl) throw new CliError(`--url needs a URL\n\n${MCP_USAGE}`, EXIT.usage);
@@ -50,7 +54,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
   if (!headless) {
     if (!settings.apiKey) throw new CliError("no API key: set SIGHTLINE_API_KEY (the same account as the extension's)", EXIT.usage);
     const { relayToServer } = await import("../mcp/proxy.js");
-    const { closed } = await relayToServer({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, log });
+    const { closed } = await relayToServer({ baseUrl: settings.baseUrl, apiKey: settings.apiKey, log, structuredContent });
     log(`sightline mcp: relaying to ${settings.baseUrl}/mcp`);
     await closed;
     return;
@@ -72,7 +76,7 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
     client = new Sightline({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
   }
   const browser = await launchBrowser(io.env);
-  const served = await serveHeadless({ browser, client, startUrl, logFile, policy }).catch((err: unknown) => {
+  const served = await serveHeadless({ browser, client, startUrl, logFile, policy, structuredContent }).catch((err: unknown) => {
     if (err instanceof AgentError && err.code === "bad_url") throw new CliError(`--url ${startUrl}: ${err.message}`, EXIT.usage);
     throw err;
   });

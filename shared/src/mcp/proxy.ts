@@ -14,7 +14,12 @@ export interface RelayOptions {
   stdin?: Readable;
   stdout?: Writable;
   log?: (line: string) => void;
+  /** Ask the server for structured content with every answer (the header STRUCTURED_HEADER). */
+  structuredContent?: boolean;
 }
+
+/** The request header that asks a server's /mcp for structured content in every answer of a session. */
+export const STRUCTURED_HEADER = "Sightline-Structured-Content";
 
 const isRequest = (m: JSONRPCMessage): m is JSONRPCMessage & { id: string | number; method: string } => "method" in m && "id" in m;
 
@@ -26,7 +31,8 @@ export async function relayToServer(opts: RelayOptions): Promise<{ closed: Promi
   const log = opts.log ?? (() => undefined);
 
   const connect = async () => {
-    const t = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers: { Authorization: `Bearer ${opts.apiKey}` } } });
+    const headers: Record<string, string> = { Authorization: `Bearer ${opts.apiKey}`, ...(opts.structuredContent ? { [STRUCTURED_HEADER]: "1" } : {}) };
+    const t = new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } });
     t.onmessage = (m) => void stdio.send(m).catch(() => undefined);
     t.onerror = (e) => log(`sightline mcp: ${e.message}`);
     await t.start();

@@ -14,6 +14,8 @@ export interface HeadlessServeOptions {
   browser: Browser;
   /** Refine the agent's snapshots through this API client (charged); null: in this process. */
   client: Sightline | null;
+  /** Send structured content with every answer (else only to calls that ask for it). */
+  structuredContent?: boolean;
   /** A URL to open first. */
   startUrl?: string;
   /** Append every action to this file as an activity log (JSON Lines). */
@@ -42,6 +44,7 @@ export async function serveHeadless(opts: HeadlessServeOptions): Promise<{ close
     prices: opts.client ? HEADLESS_API_PRICES : LOCAL_PRICES,
     ...(logFile ? { onActivity: (entry: ActivityEntry) => appendFileSync(logFile, toJsonLines([entry])) } : {}),
     where: "headless",
+    structuredContent: opts.structuredContent === true,
   });
   const transport = new StdioServerTransport(opts.stdin as never, opts.stdout as never);
   let done: () => void = () => undefined;

@@ -2,9 +2,14 @@
 // over the backend (ids, diffs, stale answers, secrets, the activity log), the tools of
 // ../tools/ registered on an MCP server, priced by one price list. The stdio server on a
 // headless Chromium, `sightline replay` and the server's /mcp (the person's tabs through the
-// bridge) differ only in the parts they pass. Tool failures an agent can act on (a stale id, a
-// rejected action) come back as tool results with isError, so the model reads them; malformed
-// calls are refused by the SDK's schema check before anything runs.
+// bridge) differ only in the parts they pass.
+//
+// Text is what a model reads. Structured content (the same answer as JSON) is sent only to a
+// client that asks: for the whole session (`structuredContent`, e.g. `sightline mcp
+// --structured-content`), or per call (`_meta: { "sightline.dev/structured": true }`). No tool
+// declares an outputSchema, which would oblige the server to send it on every call (MCP
+// 2025-06-18, tools: "Servers MUST provide structured results that conform to this schema"):
+// clients that hand both to the model (LangChain's MCP adapters) would pay for the answer twice.
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { isAgentError } from "../core/errors.js";
@@ -16,6 +21,9 @@ import type { PriceList } from "../tools/prices.js";
 
 /** The MCP server's version, reported in initialize (the package version). */
 export const SIGHTLINE_MCP_VERSION = "0.1.0";
+
+/** The `_meta` key of a tools/call request that asks for structured content in its answer. */
+export const STRUCTURED_META = "sightline.dev/structured";
 
 export interface AgentServerParts {
   /** The browser: headless (../backends/headless) or the person's tabs (../backends/bridge). */
@@ -30,6 +38,8 @@ export interface AgentServerParts {
   onActivity?: SessionDeps["onActivity"];
   /** Where the browser is, for the tools' descriptions and the instructions. */
   where: ToolContext["where"];
+  /** Send structured content with every answer (default: only to calls that ask). */
+  structuredContent?: boolean;
 }
 
 export interface AgentServer {
@@ -37,7 +47,7 @@ export interface AgentServer {
   session: AgentSession;
 }
 
-type Extra = { _meta?: { progressToken?: string | number }; signal: AbortSignal; sendNotification: (n: never) => Promise<void> };
+type Extra = { _meta?: Record<string, unknown> & { progressToken?: string | number }; signal: AbortSignal; sendNotification: (n: never) => Promise<void> };
 
 /** Progress notifications (e.g. "waiting for the person's approval") when the client asked for them. */
 function hooksFor(extra: Extra): CallHooks {
@@ -57,24 +67,24 @@ function hooksFor(extra: Extra): CallHooks {
   };
 }
 
-function result(answer: ToolAnswer): CallToolResult {
+function result(answer: ToolAnswer, structured: boolean): CallToolResult {
   const content: CallToolResult["content"] = answer.image
     ? [{ type: "image", data: answer.image.data, mimeType: answer.image.mimeType }, { type: "text", text: answer.text }]
     : [{ type: "text", text: answer.text }];
-  return { content, ...(answer.structured ? { structuredContent: answer.structured } : {}) };
+  return { content, ...(structured && answer.structured ? { structuredContent: answer.structured } : {}) };
 }
 
 /** An error the agent can read and recover from, as a tool result. */
-function failure(err: unknown): CallToolResult {
+function failure(err: unknown, structured: boolean): CallToolResult {
   if (isAgentError(err)) {
     return {
       isError: true,
       content: [{ type: "text", text: `${err.code}: ${err.message}` }],
-      structuredContent: { error: err.code, message: err.message, ...(err.detail ?? {}) },
+      ...(structured ? { structuredContent: { error: err.code, message: err.message, ...(err.detail ?? {}) } } : {}),
     };
   }
   const msg = err instanceof Error ? err.message.split("\n")[0] : String(err);
-  return { isError: true, content: [{ type: "text", text: `failed: ${msg}` }], structuredContent: { error: "failed", message: msg } };
+  return { isError: true, content: [{ type: "text", text: `failed: ${msg}` }], ...(structured ? { structuredContent: { error: "failed", message: msg } } : {}) };
 }
 
 export function composeAgentServer(parts: AgentServerParts): AgentServer {
@@ -98,10 +108,12 @@ export function composeAgentServer(parts: AgentServerParts): AgentServer {
       def.name,
       { description: def.description(ctx), inputSchema: def.input, ...(def.readOnly ? { annotations: { readOnlyHint: true } } : {}) },
       async (args: Record<string, unknown>, extra: unknown) => {
+        const e = extra as Extra;
+        const structured = parts.structuredContent === true || e._meta?.[STRUCTURED_META] === true;
         try {
-          return result(await def.handle(session, args as never, hooksFor(extra as Extra)));
+          return result(await def.handle(session, args as never, hooksFor(e)), structured);
         } catch (err) {
-          return failure(err);
+          return failure(err, structured);
         }
       },
     );

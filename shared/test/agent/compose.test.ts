@@ -1,0 +1,90 @@
+// The MCP server composeAgentServer builds, over a fake backend (no browser): what a client gets
+// back. Text is what the model reads; structured content only for clients that ask (issue 32:
+// clients that hand both to the model paid for every answer twice).
+import { afterEach, describe, expect, it } from "vitest";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { composeAgentServer, LOCAL_PRICES, STRUCTURED_META, type AgentBackend, type AgentServerParts } from "@sightline/shared/agent";
+
+const TABS = [{ tab: "t1", url: "https://shop.example/", title: "Shop", active: true }];
+
+/** A backend with one tab that nothing but `tabs` is asked of. */
+const backend: AgentBackend = {
+  tabs: async () => TABS,
+  capture: async () => {
+    throw new Error("not in this test");
+  },
+  read: async () => {
+    throw new Error("not in this test");
+  },
+  screenshot: async () => {
+    throw new Error("not in this test");
+  },
+  act: async () => {
+    throw new Error("not in this test");
+  },
+  wait: async () => true,
+};
+
+let clients: Client[] = [];
+afterEach(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  clients = [];
+});
+
+async function connect(parts: Partial<AgentServerParts> = {}): Promise<Client> {
+  const { server } = composeAgentServer({
+    backend,
+    refine: async () => {
+      throw new Error("not in this test");
+    },
+    prices: LOCAL_PRICES,
+    where: "headless",
+    ...parts,
+  });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  const client = new Client({ name: "compose-test", version: "1.0.0" });
+  await client.connect(b);
+  clients.push(client);
+  return client;
+}
+
+const call = async (client: Client, name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) })) as CallToolResult;
+
+describe("composeAgentServer: text, and structured content for clients that ask", () => {
+  it("answers text only by default, results and tool errors alike", async () => {
+    const client = await connect();
+    const tabs = await call(client, "tabs", {});
+    expect(tabs.content).toEqual([{ type: "text", text: 't1 (active) https://shop.example/ "Shop"' }]);
+    expect(tabs.structuredContent).toBeUndefined();
+    const bad = await call(client, "scroll", { direction: "down", id: 3 });
+    expect(bad.isError).toBe(true);
+    expect(bad.content).toEqual([{ type: "text", text: "bad_arguments: give either direction or id, not both" }]);
+    expect(bad.structuredContent).toBeUndefined();
+  });
+
+  it("adds the structured answer to a call that asks in its _meta", async () => {
+    const client = await connect();
+    const tabs = await call(client, "tabs", {}, { [STRUCTURED_META]: true });
+    expect(tabs.structuredContent).toEqual({ tabs: TABS });
+    const bad = await call(client, "scroll", { direction: "down", id: 3 }, { [STRUCTURED_META]: true });
+    expect(bad.structuredContent).toMatchObject({ error: "bad_arguments" });
+    // The next call without it is text only again.
+    expect((await call(client, "tabs", {})).structuredContent).toBeUndefined();
+  });
+
+  it("adds it to every answer of a session opened with structuredContent", async () => {
+    const client = await connect({ structuredContent: true });
+    expect((await call(client, "tabs", {})).structuredContent).toEqual({ tabs: TABS });
+  });
+
+  it("declares no outputSchema, which would oblige structured content on every call", async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.length).toBe(12);
+    expect(tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name)).toEqual([]);
+  });
+});
