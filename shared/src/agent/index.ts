@@ -11,4 +11,4 @@ export { closestElement } from "./session/stale.js";
 export { markHiddenRuns, hiddenPassagesIn, hiddenIdsOf, stripRunSentinels, followsHiddenText, HIDDEN_NOTICE, HIDDEN_OPEN, HIDDEN_CLOSE, RUN_START, RUN_END, TEXT_HIDDEN_ATTRIBUTE } from "./session/provenance.js";
 export { replayable, replayEntry } from "./session/replay.js";
 export { composeAgentServer, SIGHTLINE_MCP_VERSION, STRUCTURED_META, type AgentServer, type AgentServerParts } from "./session/compose.js";
-export { TOOLS, defineTool, toolTable, answerText, API_PRICES, HEADLESS_API_PRICES, LOCAL_PRICES, REST_TWIN, priceNote, type PriceList, type ToolAnswer, type ToolContext, type ToolDefinition } from "./tools/index.js";
+export { TOOLS, defineTool, toolTable, answerText, API_PRICES, LOCAL_PRICES, REST_TWIN, priceNote, type PriceList, type ToolAnswer, type ToolContext, type ToolDefinition } from "./tools/index.js";

@@ -14,7 +14,8 @@ export const MCP_USAGE = `usage: sightline mcp [--structured-content] [--headles
   --structured-content
                 send every answer also as structured content (JSON) beside its text; by
                 default only calls that ask for it (_meta "sightline.dev/structured") get it
-  --api         with --headless: refine snapshots through the server (1 credit each)
+  --api         with --headless: refine snapshots and screenshot marks through the server
+                (1 credit each)
   --url URL     with --headless: open URL first
   --log FILE    with --headless: append every action to FILE (JSON Lines; sightline replay FILE)
   --allow-private-hosts LIST

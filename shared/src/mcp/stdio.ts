@@ -4,7 +4,7 @@ import type { Browser } from "playwright-core";
 import { appendFileSync } from "node:fs";
 import { toJsonLines, type ActivityEntry } from "../agent/core/activity.js";
 import { composeAgentServer } from "../agent/session/compose.js";
-import { HEADLESS_API_PRICES, LOCAL_PRICES } from "../agent/tools/prices.js";
+import { API_PRICES, LOCAL_PRICES } from "../agent/tools/prices.js";
 import { HeadlessBackend } from "../agent/backends/headless/backend.js";
 import { localRefine } from "../agent/backends/headless/refine.js";
 import type { Sightline } from "../client/index.js";
@@ -12,7 +12,8 @@ import type { HostPolicy } from "../net/index.js";
 
 export interface HeadlessServeOptions {
   browser: Browser;
-  /** Refine the agent's snapshots through this API client (charged); null: in this process. */
+  /** Refine the agent's snapshots and screenshot marks through this API client (charged as
+   *  agent/tools/prices.ts says); null: in this process, free. */
   client: Sightline | null;
   /** Send structured content with every answer (else only to calls that ask for it). */
   structuredContent?: boolean;
@@ -41,7 +42,7 @@ export async function serveHeadless(opts: HeadlessServeOptions): Promise<{ close
   const { server } = composeAgentServer({
     backend,
     refine: localRefine(opts.client),
-    prices: opts.client ? HEADLESS_API_PRICES : LOCAL_PRICES,
+    prices: opts.client ? API_PRICES : LOCAL_PRICES,
     ...(logFile ? { onActivity: (entry: ActivityEntry) => appendFileSync(logFile, toJsonLines([entry])) } : {}),
     where: "headless",
     structuredContent: opts.structuredContent === true,

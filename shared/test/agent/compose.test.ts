@@ -6,6 +6,9 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { composeAgentServer, LOCAL_PRICES, STRUCTURED_META, type AgentBackend, type AgentServerParts } from "@sightline/shared/agent";
+import { localRefine } from "@sightline/shared/agent/headless";
+import type { Sightline } from "@sightline/shared/client";
+import type { RefineResult, SnapshotRequest } from "@sightline/shared/contract";
 
 const TABS = [{ tab: "t1", url: "https://shop.example/", title: "Shop", active: true }];
 
@@ -86,5 +89,34 @@ describe("composeAgentServer: text, and structured content for clients that ask"
     const { tools } = await client.listTools();
     expect(tools.length).toBe(12);
     expect(tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name)).toEqual([]);
+  });
+});
+
+describe("one price list: what an API-backed session sends to the API", () => {
+  const page: SnapshotRequest = { url: "https://shop.example/", viewport: { width: 800, height: 600 }, raw_elements: [] } as unknown as SnapshotRequest;
+
+  it("a screenshot's marks are refined as a priced call (purpose screenshot), not an internal one", async () => {
+    const purposes: string[] = [];
+    const client = await connect({
+      backend: { ...backend, capture: async () => page, screenshot: async () => "iVBORw0KGgo=" },
+      refine: async (_req, _opts, purpose) => {
+        purposes.push(purpose);
+        return { elements: [] } as unknown as RefineResult;
+      },
+    });
+    const shot = await call(client, "screenshot", {});
+    expect(shot.isError).toBeFalsy();
+    expect(purposes).toEqual(["screenshot"]);
+  });
+
+  it("sightline mcp --headless --api sends the agent's snapshots and screenshot marks to /v1/snapshot, never the internal pictures", async () => {
+    const sent: SnapshotRequest[] = [];
+    const api = { snapshot: async (body: SnapshotRequest) => (sent.push(body), { elements: [] }) } as unknown as Sightline;
+    const refine = localRefine(api);
+    await refine(page, { goal: "buy" }, "snapshot");
+    await refine(page, {}, "screenshot");
+    expect(sent.map((b) => b.goal ?? null)).toEqual(["buy", null]);
+    await refine(page, {}, "internal");
+    expect(sent.length).toBe(2);
   });
 });

@@ -16,11 +16,12 @@ export type Billable = "snapshot" | "read" | "screenshot";
 export interface SessionDeps {
   backend: AgentBackend;
   /**
-   * The refinement engine. `purpose` is "snapshot" for the agent's own snapshot call (the one
-   * an API-backed session sends to /v1/snapshot and is charged for) and "internal" for the
-   * pictures behind diffs, stale hints and screenshot marks (always free).
+   * The refinement engine. `purpose` is the priced call a refinement is for ("snapshot": the
+   * agent's own snapshot; "screenshot": the marks of its screenshot; what an API-backed session
+   * sends to /v1/snapshot and pays for, ../tools/prices.ts) or "internal": the pictures behind
+   * diffs and stale hints (always free).
    */
-  refine(req: SnapshotRequest, opts: { goal?: string; limit?: number }, purpose: "snapshot" | "internal"): Promise<RefineResult>;
+  refine(req: SnapshotRequest, opts: { goal?: string; limit?: number }, purpose: "snapshot" | "screenshot" | "internal"): Promise<RefineResult>;
   /**
    * Wraps a call that costs what its REST twin costs: charges before `run`, refunds when it
    * throws. Absent: free (local use).
@@ -215,7 +216,7 @@ export class AgentSession {
     return this.bill("screenshot", async () => {
       // Marks are the elements of the tab's last picture that are in the viewport now.
       const req = await this.capture(tab);
-      const fresh = await this.deps.refine(req, {}, "internal");
+      const fresh = await this.deps.refine(req, {}, "screenshot");
       this.remember(tab, req.url, [], fresh.elements);
       const marks = fresh.elements
         .filter((el) => el.in_viewport && el.bbox.width > 0 && el.bbox.height > 0)

@@ -8,6 +8,6 @@ import { back, navigate } from "./navigate.js";
 export const TOOLS: readonly ToolDefinition[] = [tabs, snapshot, read, screenshot, click, type, select, press, scroll, navigate, back, wait] as ToolDefinition[];
 
 export { defineTool, type ToolAnswer, type ToolContext, type ToolDefinition } from "./define.js";
-export { API_PRICES, HEADLESS_API_PRICES, LOCAL_PRICES, REST_TWIN, priceNote, type PriceList } from "./prices.js";
+export { API_PRICES, LOCAL_PRICES, REST_TWIN, priceNote, type PriceList } from "./prices.js";
 export { answerText } from "./act.js";
 export { toolTable } from "./doc.js";

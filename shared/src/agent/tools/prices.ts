@@ -1,8 +1,9 @@
-// What an MCP call costs, in one file: a session on a local headless Chromium (`sightline mcp
-// --headless`) is free; the server's /mcp charges what the call's REST twin costs (`snapshot` and
-// `screenshot` refine a capture, as POST /v1/snapshot does; `read` is extracted in the page, and
-// acting costs nothing); `sightline mcp --headless --api` pays for its snapshots only (its
-// screenshot marks are refined on this machine).
+// What an MCP call costs, for every transport (docs/ledger.md "MCP"). The rule: a session on a
+// local headless Chromium (`sightline mcp --headless`) does its work on the person's machine and
+// is free; a session backed by the API (the server's /mcp, `sightline mcp --headless --api`)
+// pays for the work the server does, what the call's REST twin costs: `snapshot` and
+// `screenshot` refine a capture (their marks are a refinement) as POST /v1/snapshot does;
+// `read` is extracted in the page, and acting costs nothing.
 import { SNAPSHOT_CREDITS } from "../../contract/index.js";
 import type { Billable } from "../session/session.js";
 
@@ -12,11 +13,8 @@ export type PriceList = Readonly<Record<Billable, number>>;
 /** Local: nothing is charged. */
 export const LOCAL_PRICES: PriceList = { snapshot: 0, read: 0, screenshot: 0 };
 
-/** The server's /mcp: what the REST twin costs. */
+/** Backed by the API: what the REST twin costs. */
 export const API_PRICES: PriceList = { snapshot: SNAPSHOT_CREDITS, read: 0, screenshot: SNAPSHOT_CREDITS };
-
-/** `sightline mcp --headless --api`: the agent's snapshots go through the API; the rest is local. */
-export const HEADLESS_API_PRICES: PriceList = { snapshot: SNAPSHOT_CREDITS, read: 0, screenshot: 0 };
 
 /** The REST call each priced tool pays like, for descriptions and the docs. */
 export const REST_TWIN: Readonly<Record<Billable, string>> = {

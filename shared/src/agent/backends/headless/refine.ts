@@ -1,5 +1,7 @@
-// How a session outside the server refines: in this process (free), or its own snapshot calls
-// through the API (charged like POST /v1/snapshot) with diffs still refined here.
+// How a session outside the server refines: in this process (free), or, with an API client,
+// the refinements its priced calls pay for (the agent's snapshot, a screenshot's marks: see
+// ../../tools/prices.ts) through the API, charged like POST /v1/snapshot; the pictures behind
+// diffs and stale hints stay here, free.
 import type { SessionDeps } from "../../session/session.js";
 import type { Sightline } from "../../../client/index.js";
 import { refineLocally } from "../../../playwright/local.js";
@@ -8,7 +10,7 @@ import { snapshotRequest } from "../../../playwright/snapshot.js";
 export function localRefine(client: Sightline | null): SessionDeps["refine"] {
   return async (req, opts, purpose) => {
     const body = snapshotRequest(req, opts);
-    if (client && purpose === "snapshot") return client.snapshot(body);
+    if (client && purpose !== "internal") return client.snapshot(body);
     return refineLocally(body);
   };
 }
