@@ -13,6 +13,10 @@ import { dropFurniture, markFurniture } from "./furniture.js";
 import { prune } from "./prune.js";
 import { completeArticle } from "./complete.js";
 import { toText } from "./to-text.js";
+import { blockIds, pairUp, segment, type Segmentation } from "./blocks.js";
+import { BLOCK_FEATURES, blockFeatures, PAGE_TYPE_CLASSES, type RuleMarks } from "./block-features.js";
+import { PAGE_FEATURES, pageFeatures, setPageFacts } from "./page-features.js";
+import { blockProbs, contractType, keepOnly, keptBlocks, pageTypeProbs, shippedModel } from "./learned.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
 const MIN_SHARE = 0.35;
@@ -82,6 +86,17 @@ interface Choice {
   pageType?: PageType;
 }
 
+/** What the learned model saw of a page (readBlocks(): the training data, and a look inside). */
+export interface BlockTrace {
+  seg: Segmentation;
+  rows: Float32Array;
+  pageRow: Float32Array;
+  typeProbs: number[];
+  probs: Float64Array | null;
+  marks: RuleMarks;
+  rulesNode: Element | null;
+}
+
 /** Readability alone (`fallback: false`): the baseline the other candidates are measured against. */
 function readabilityAlone(doc: Document, strip: boolean): Choice {
   const r = readability(doc, strip);
@@ -93,11 +108,16 @@ function readabilityAlone(doc: Document, strip: boolean): Choice {
  * Candidate comparison: Readability and the main-content extractor both run on a copy cleaned
  * with the live layout (live-clean.ts); the page type and the two lengths decide which is kept.
  */
-function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean): Choice {
+function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean, trace?: { out?: BlockTrace }): Choice {
   const view = doc.defaultView;
   let clone: Document;
+  const model = shippedModel();
+  const learning = Boolean((model || trace) && strip && view);
+  let liveOf: Map<Element, Element> | null = null;
   try {
     clone = doc.cloneNode(true) as Document;
+    // The learned model reads the live box of each block of the copy: pair them before cleaning.
+    if (learning && doc.body && clone.body) liveOf = pairUp(doc.body, clone.body);
     if (strip && doc.body && clone.body && view) cleanCopy(doc.body, clone.body, view, true);
   } catch {
     return readabilityAlone(doc, strip);
@@ -110,6 +130,25 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean)
     pageType = detectPageType(clone, region);
     // Before either candidate is taken: the marks travel into both (furniture.ts).
     if (clone.body) markFurniture(clone.body, pageType, keepCaptions);
+  } catch {
+    /* no furniture marks */
+  }
+  // The learned model's blocks, marked on the copy before either candidate takes it apart.
+  let seg: Segmentation | null = null;
+  let pageCopy: Element | null = null;
+  let pageRow: Float32Array | null = null;
+  let regionIds: Set<number> | null = null;
+  if (liveOf && clone.body) {
+    try {
+      seg = segment(clone.body, liveOf, view);
+      regionIds = blockIds(region);
+      pageRow = pageFeatures(doc, clone, region, pageType);
+      pageCopy = clone.body.cloneNode(true) as Element;
+    } catch {
+      seg = null;
+    }
+  }
+  try {
     fallback = mainContent(clone, pageType !== "listing", region);
   } catch {
     fallback = null;
@@ -120,6 +159,7 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean)
     if (lang) pre.setAttribute("data-lang", lang);
   }
   const r = readabilityOn(clone);
+  const rIds = seg ? blockIds(r?.node ?? null) : null;
   let node: Element | null = r?.node ?? null;
   const rLen = plainLength(node);
   const fLen = plainLength(fallback);
@@ -150,7 +190,95 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean)
       extractor = "main-content";
     }
   }
+  if (seg && pageRow && pageCopy && rIds && regionIds) {
+    try {
+      const learned = learnedChoice(seg, pageRow, pageCopy, { readability: rIds, region: regionIds, fallback, node, extractor, rLen, fLen }, keepCaptions, model, view, trace);
+      if (learned) return { node: learned.node, extractor: "model", r, rLen, fLen, pageType: learned.pageType };
+    } catch {
+      /* the rules' content stands */
+    }
+  }
   return { node, extractor, r, rLen, fLen, pageType };
+}
+
+interface RulesChoice {
+  readability: Set<number>;
+  region: Set<number>;
+  fallback: Element | null;
+  node: Element | null;
+  extractor: ReadResult["extractor"];
+  rLen: number;
+  fLen: number;
+}
+
+/**
+ * The learned model's reading of the page: the page type from the page's features, then each
+ * block's verdict from its features and what the rules chose; the content is the cleaned page
+ * with only the kept blocks' text. Null when there is no model (`trace` still gets the
+ * features) or it keeps nothing.
+ */
+function learnedChoice(
+  seg: Segmentation,
+  pageRow: Float32Array,
+  pageCopy: Element,
+  rules: RulesChoice,
+  keepCaptions: boolean,
+  model: ReturnType<typeof shippedModel>,
+  view: Window | null,
+  trace?: { out?: BlockTrace },
+): { node: Element; pageType: PageType } | null {
+  const marks: RuleMarks = {
+    readability: rules.readability,
+    mainContent: blockIds(rules.fallback),
+    rules: blockIds(rules.node),
+    region: rules.region,
+    rulesReadability: rules.extractor === "readability",
+    readabilityChars: rules.rLen,
+    mainContentChars: rules.fLen,
+    rulesChars: plainLength(rules.node),
+  };
+  setPageFacts(pageRow, marks);
+  const typeProbs = model ? pageTypeProbs(model, pageRow) : PAGE_TYPE_CLASSES.map(() => 0);
+  const rows = blockFeatures(seg, marks, typeProbs, view);
+  const probs = model ? blockProbs(model, rows, seg.blocks.length) : null;
+  if (trace) trace.out = { seg, rows, pageRow, typeProbs, probs, marks, rulesNode: rules.node };
+  if (!model || !probs) return null;
+  const keep = keptBlocks(seg, probs, model.model.threshold, keepCaptions);
+  if (!keep.some((k) => k === 1)) return null;
+  return { node: keepOnly(pageCopy, keep), pageType: contractType(typeProbs) };
+}
+
+/**
+ * The learned model's view of the page, for training it (shared/read-training/collect.mjs) and
+ * for looking at a reading: every block's text and feature row, the page's feature row, the
+ * rules' content as text, and the model's probabilities when a model is shipped.
+ */
+export function readBlocks(options: ReadOptions = {}): {
+  blockFeatures: readonly string[];
+  pageFeatures: readonly string[];
+  blocks: Array<{ text: string; tag: string }>;
+  rows: number[];
+  pageRow: number[];
+  typeProbs: number[];
+  probs: number[] | null;
+  rulesText: string;
+  pageType: PageType | undefined;
+} | null {
+  const trace: { out?: BlockTrace } = {};
+  const c = compareCandidates(document, true, options.captions === true, trace);
+  const t = trace.out;
+  if (!t) return null;
+  return {
+    blockFeatures: BLOCK_FEATURES,
+    pageFeatures: PAGE_FEATURES,
+    blocks: t.seg.blocks.map((b) => ({ text: b.text, tag: b.el.localName })),
+    rows: Array.from(t.rows),
+    pageRow: Array.from(t.pageRow),
+    typeProbs: t.typeProbs,
+    probs: t.probs ? Array.from(t.probs) : null,
+    rulesText: t.rulesNode ? toText(t.rulesNode) : "",
+    pageType: c.pageType,
+  };
 }
 
 /** The last pass over the chosen content: link lists and furniture out (prune.ts, furniture.ts). */
