@@ -6,7 +6,7 @@
 // done once into a cache, and training (train.mjs) runs on the cache.
 //
 //   node shared/read-training/collect.mjs [--out /tmp/sightline-read] [--concurrency 2]
-//        [--corpora aeb,wcxb-dev,readability] [--ids a,b] [--bundle shared/dist/collector.js] [--force]
+//        [--corpora aeb,wcxb-dev,readability] [--parts train,choose] [--ids a,b] [--bundle shared/dist/collector.js] [--force]
 //
 // Build the collector first (pnpm --filter @sightline/shared run build). One file per page:
 // OUT/<corpus>/<id>.json.gz; pages already there are skipped (--force renders them again).
@@ -30,6 +30,11 @@ const concurrency = Number(opt("concurrency", "2"));
 const bundle = readFileSync(resolve(opt("bundle", join(root, "shared/dist/collector.js"))), "utf8");
 const force = opt("force", "false") === "true";
 let pages = loadPages(opt("corpora", "aeb,wcxb-dev,readability").split(","));
+// --parts train,choose: the report part is never needed for training (read-eval reads it).
+if (opt("parts", null)) {
+  const parts = new Set(opt("parts").split(","));
+  pages = pages.filter((p) => parts.has(p.part));
+}
 if (opt("ids", null)) {
   const keep = new Set(opt("ids").split(","));
   pages = pages.filter((p) => keep.has(p.id));
@@ -56,8 +61,6 @@ function inPage() {
   const t0 = performance.now();
   const b = g.sightline.readBlocks({});
   const ms = performance.now() - t0;
-  const cur = g.sightline.read({ format: "text" });
-  const alone = g.sightline.read({ format: "text", fallback: false, stripHidden: false });
   const meta = (sel) => document.querySelector(sel)?.getAttribute("content") ?? "";
   const shown = (tag) => Array.from(document.getElementsByTagName(tag)).filter((h) => h.getClientRects().length > 0).slice(0, 5).map((h) => {
     const r = h.getBoundingClientRect();
@@ -76,9 +79,10 @@ function inPage() {
       walk(JSON.parse(s.textContent ?? ""), 0);
     } catch { /* broken JSON-LD */ }
   }
-  const titles = { doc: document.title, og: meta('meta[property="og:title" i]'), twitter: meta('meta[name="twitter:title" i]'), site: meta('meta[property="og:site_name" i]'), h1: shown("h1"), h2: shown("h2").slice(0, 2), ld: ld.slice(0, 10) };
+  const titleRaw = { doc: document.title, og: meta('meta[property="og:title" i]'), twitter: meta('meta[name="twitter:title" i]'), site: meta('meta[property="og:site_name" i]'), h1: shown("h1"), h2: shown("h2").slice(0, 2), ld: ld.slice(0, 10) };
   const styles = Array.from(document.querySelectorAll('link[rel~="stylesheet" i][href]')).some((l) => !/^data:/i.test(l.href)) ? "missing" : "loaded";
-  return Promise.all([cur, alone]).then(([c, a]) => ({ ...b, ms, styles, titles, current: { title: c.title, text: c.content, page_type: c.page_type, extractor: c.extractor }, readabilityAlone: { title: a.title, text: a.content } }));
+  // Without a model shipped, the rules' content is what read() answers today.
+  return b && { ...b, ms, styles, titleRaw, current: { title: b.title, text: b.rulesText, page_type: b.pageType } };
 }
 
 async function render(i, js) {

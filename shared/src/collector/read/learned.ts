@@ -8,6 +8,7 @@ import { BLOCK_ATTR, type Segmentation } from "./blocks.js";
 import { BLOCK_FEATURES, PAGE_TYPE_CLASSES } from "./block-features.js";
 import { checkEnsemble, columns, margins, sigmoid, softmax, type Ensemble } from "./gbdt.js";
 import { PAGE_FEATURES } from "./page-features.js";
+import { TITLE_FEATURES } from "./title-choice.js";
 import { READ_MODEL } from "./read-model.js";
 import type { PageType } from "./page-type.js";
 
@@ -17,12 +18,15 @@ export interface ReadModel {
   blocks: Ensemble;
   /** A block is main content when the model's probability is at least this. */
   threshold: number;
+  /** The title chooser (title-choice.ts's candidates), when trained. */
+  titles?: Ensemble;
 }
 
 interface Loaded {
   model: ReadModel;
   typeCols: Int32Array;
   blockCols: Int32Array;
+  titleCols: Int32Array | null;
 }
 
 let loaded: Loaded | null | undefined;
@@ -35,7 +39,8 @@ export function loadReadModel(m: unknown): Loaded {
   const blocks = checkEnsemble(r.blocks);
   if (types.classes !== PAGE_TYPE_CLASSES.length || blocks.classes !== 1) throw new Error("read model: wrong class counts");
   if (typeof r.threshold !== "number") throw new Error("read model: threshold missing");
-  return { model: r as ReadModel, typeCols: columns(types, PAGE_FEATURES), blockCols: columns(blocks, BLOCK_FEATURES) };
+  const titles = r.titles ? checkEnsemble(r.titles) : null;
+  return { model: r as ReadModel, typeCols: columns(types, PAGE_FEATURES), blockCols: columns(blocks, BLOCK_FEATURES), titleCols: titles ? columns(titles, TITLE_FEATURES) : null };
 }
 
 /** The shipped model, or null (then read mode is the hand rules alone). */
@@ -53,6 +58,15 @@ export function shippedModel(): Loaded | null {
 /** The page-type model's probabilities (PAGE_TYPE_CLASSES order). */
 export function pageTypeProbs(m: Loaded, row: Float32Array): number[] {
   return softmax(margins(m.model.types, row, 1, PAGE_FEATURES.length, m.typeCols));
+}
+
+/** The candidate the title chooser scores highest, or "" without one. */
+export function pickTitle(m: Loaded, c: { texts: string[]; rows: Float32Array }): string {
+  if (!m.model.titles || !m.titleCols || !c.texts.length) return "";
+  const s = margins(m.model.titles, c.rows, c.texts.length, TITLE_FEATURES.length, m.titleCols);
+  let best = 0;
+  for (let i = 1; i < c.texts.length; i++) if (s[i]! > s[best]!) best = i;
+  return c.texts[best]!;
 }
 
 /** WCXB's page types as read mode's page_type: collections are listings, service pages are pages. */

@@ -16,7 +16,8 @@ import { toText } from "./to-text.js";
 import { blockIds, pairUp, segment, type Segmentation } from "./blocks.js";
 import { BLOCK_FEATURES, blockFeatures, PAGE_TYPE_CLASSES, type RuleMarks } from "./block-features.js";
 import { PAGE_FEATURES, pageFeatures, setPageFacts } from "./page-features.js";
-import { blockProbs, contractType, keepOnly, keptBlocks, pageTypeProbs, shippedModel } from "./learned.js";
+import { blockProbs, contractType, keepOnly, keptBlocks, pageTypeProbs, pickTitle, shippedModel } from "./learned.js";
+import { TITLE_FEATURES, titleCandidates, type TitleSources } from "./title-choice.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
 const MIN_SHARE = 0.35;
@@ -262,6 +263,10 @@ export function readBlocks(options: ReadOptions = {}): {
   typeProbs: number[];
   probs: number[] | null;
   rulesText: string;
+  title: string;
+  readabilityTitle: string;
+  titleFeatures: readonly string[];
+  titles: { texts: string[]; rows: number[] };
   pageType: PageType | undefined;
 } | null {
   const trace: { out?: BlockTrace } = {};
@@ -277,6 +282,13 @@ export function readBlocks(options: ReadOptions = {}): {
     typeProbs: t.typeProbs,
     probs: t.probs ? Array.from(t.probs) : null,
     rulesText: t.rulesNode ? toText(t.rulesNode) : "",
+    title: rulesTitle(document, c),
+    readabilityTitle: c.r?.title ?? "",
+    titleFeatures: TITLE_FEATURES,
+    titles: (() => {
+      const t = titleCandidates(document, titleSources(document, c));
+      return { texts: t.texts, rows: Array.from(t.rows) };
+    })(),
     pageType: c.pageType,
   };
 }
@@ -292,6 +304,42 @@ function cleaned(node: Element, pageType: PageType): Element {
   return node;
 }
 
+/**
+ * Readability alone keeps its own title; the full read prefers the page's headline, then the
+ * document's title without the site's name.
+ */
+function rulesTitle(doc: Document, c: Choice): string {
+  return headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || metaTitle(doc));
+}
+
+/** What the title chooser compares: the rules' pick, Readability's title and the rendered <h1>s. */
+function titleSources(doc: Document, c: Choice): TitleSources {
+  const h1s = Array.from(doc.getElementsByTagName("h1")).filter((h) => h.getClientRects().length > 0);
+  const region = h1s.length > 1 ? mainRegion(doc) : null;
+  const inRegion = region ? h1s.find((h) => region.contains(h)) : h1s[0];
+  const text = (h: Element | undefined): string => (h ? squash(h.textContent ?? "") : "");
+  return { rules: rulesTitle(doc, c), readability: c.r?.title ?? "", h1Region: text(inRegion), h1s: h1s.slice(0, 3).map(text) };
+}
+
+/**
+ * Readability alone keeps its own title; the full read asks the learned title chooser when a
+ * model is shipped, else prefers the page's headline, then the document's title without the
+ * site's name.
+ */
+function titleOf(doc: Document, c: Choice, full: boolean): string {
+  if (!full) return c.r?.title || metaTitle(doc);
+  const model = shippedModel();
+  if (model?.model.titles) {
+    try {
+      const picked = pickTitle(model, titleCandidates(doc, titleSources(doc, c)));
+      if (picked) return picked;
+    } catch {
+      /* the rules' title */
+    }
+  }
+  return rulesTitle(doc, c);
+}
+
 export function readSync(options: ReadOptions = {}): ReadResult {
   const doc = document;
   const format = options.format === "text" ? "text" : "markdown";
@@ -302,12 +350,7 @@ export function readSync(options: ReadOptions = {}): ReadResult {
     content = content.slice(0, options.contentLimit);
   }
   return {
-    // Readability alone keeps its own title; the full read prefers the page's headline, then
-    // the document's title without the site's name.
-    title:
-      options.fallback === false
-        ? c.r?.title || metaTitle(doc)
-        : headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || metaTitle(doc)),
+    title: titleOf(doc, c, options.fallback !== false),
     description: c.r?.excerpt || metaDescription(doc),
     content,
     extractor: c.extractor,
