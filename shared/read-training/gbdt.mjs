@@ -236,3 +236,32 @@ export function predict(model, X, n, F) {
   }
   return out;
 }
+
+const LEAF_SCALE = 1 / 8192;
+// Packed as shared/src/collector/read/gbdt.ts unpacks it: only the features the trees use,
+// renumbered; per feature its sorted thresholds; the trees in preorder, 2 × u16 per node.
+export function packEnsemble(m, all) {
+  const set = [...new Set(m.trees.flatMap((t) => t.f))].sort((a, b) => a - b);
+  const map = new Map(set.map((f, i) => [f, i]));
+  const thresholds = set.map(() => new Set());
+  for (const t of m.trees) t.f.forEach((f, i) => thresholds[map.get(f)].add(t.t[i]));
+  const sorted = thresholds.map((s) => [...s].sort((a, b) => a - b));
+  const index = sorted.map((a) => new Map(a.map((x, i) => [x, i])));
+  const words = [];
+  for (const t of m.trees) {
+    const node = (ref) => {
+      if (ref < 0) {
+        words.push(0, Math.max(-32768, Math.min(32767, Math.round(t.v[~ref] / LEAF_SCALE))) & 0xffff);
+        return;
+      }
+      const f = map.get(t.f[ref]);
+      words.push(f + 1, index[f].get(t.t[ref]));
+      node(t.l[ref]);
+      node(t.r[ref]);
+    };
+    node(0);
+  }
+  const bytes = Buffer.alloc(words.length * 2);
+  words.forEach((w, i) => bytes.writeUInt16LE(w, i * 2));
+  return { features: set.map((f) => all[f]), classes: m.classes, base: m.base.map((x) => +x.toPrecision(6)), thresholds: sorted, leafScale: LEAF_SCALE, trees: m.trees.length, packed: bytes.toString("base64") };
+}

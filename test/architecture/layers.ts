@@ -22,6 +22,7 @@ export const LAYERS: Record<string, Layer> = {
   "shared/src/mcp/": "node",
   "shared/scripts/": "node",
   "shared/rank-training/": "node",
+  "shared/read-training/": "node",
   "server/src/": "node",
   "server/scripts/": "node",
   "bench/": "node",

@@ -78,13 +78,19 @@ function textFeatures(row: Float32Array, b: Block): void {
   }
   let digits = 0, upper = 0, letters = 0, punct = 0, ends = 0, seps = 0;
   for (let i = 0; i < t.length; i++) {
-    const ch = t[i]!;
-    if (ch >= "0" && ch <= "9") digits++;
-    else if (ch === "." || ch === "," || ch === ";" || ch === ":" || ch === "!" || ch === "?") {
+    const code = t.charCodeAt(i);
+    // ASCII by code (most text); other characters by their case mappings
+    if (code >= 48 && code <= 57) digits++;
+    else if (code === 46 || code === 44 || code === 59 || code === 58 || code === 33 || code === 63) {
       punct++;
-      if ((ch === "." || ch === "!" || ch === "?") && (i + 1 === t.length || t[i + 1] === " ")) ends++;
-    } else if (ch === "|" || ch === "·" || ch === "•" || ch === "/") seps++;
-    else {
+      if ((code === 46 || code === 33 || code === 63) && (i + 1 === t.length || t.charCodeAt(i + 1) === 32)) ends++;
+    } else if (code === 124 || code === 183 || code === 8226 || code === 47) seps++;
+    else if (code >= 65 && code <= 90) {
+      letters++;
+      upper++;
+    } else if (code >= 97 && code <= 122) letters++;
+    else if (code >= 128) {
+      const ch = t[i]!;
       const low = ch.toLowerCase();
       if (low !== ch.toUpperCase()) {
         letters++;
@@ -117,6 +123,9 @@ const TAG_COL: Record<string, string> = {
   a: "tag_a", dt: "tag_dtdd", dd: "tag_dtdd", figcaption: "tag_figcaption", section: "tag_section", article: "tag_section",
   button: "tag_button", label: "tag_label", span: "tag_inline", strong: "tag_inline", b: "tag_inline", em: "tag_inline", i: "tag_inline", small: "tag_inline", time: "tag_inline",
 };
+
+const TAG_AT = new Map(Object.entries(TAG_COL).map(([t, c]) => [t, at(c)]));
+const TAG_HEADING = at("tag_heading"), TAG_OTHER = at("tag_other");
 
 /**
  * The feature rows of every block (row-major, BLOCK_FEATURES order). `typeProbs` are the
@@ -177,16 +186,26 @@ export function blockFeatures(seg: Segmentation, marks: RuleMarks, typeProbs: Ar
   // Heading context and like siblings.
   let sinceHeading = 0, headingLevel = 0, afterH1 = 0;
   const keyOf = (el: Element): string => `${el.localName}.${(el.getAttribute("class") ?? "").trim()}`;
+  // Per parent, once: each child's place among the children of its kind (a list of 2,000 items
+  // would otherwise be walked for each of its items).
+  const places = new Map<Element, Map<Element, [number, number]>>();
   const siblingsOf = (el: Element): [number, number] => {
     const parent = el.parentElement;
     if (!parent) return [1, 0];
-    const key = keyOf(el);
-    let n = 0, idx = 0;
-    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      if (c === el) idx = n;
-      if (keyOf(c) === key) n++;
+    let m = places.get(parent);
+    if (!m) {
+      m = new Map();
+      const byKey = new Map<string, Element[]>();
+      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+        const k = keyOf(c);
+        const list = byKey.get(k);
+        if (list) list.push(c);
+        else byKey.set(k, [c]);
+      }
+      for (const list of byKey.values()) list.forEach((c, i) => m!.set(c, [list.length, i]));
+      places.set(parent, m);
     }
-    return [n, idx];
+    return m.get(el) ?? [1, 0];
   };
   const subOf = (el: Element | null): { chars: number; links: number } => (el ? seg.sub.get(el) : undefined) ?? { chars: 0, links: 0 };
   const page = [log1(total), log1(n), marks.readabilityChars / total, marks.mainContentChars / total, marks.rulesChars / total];
@@ -200,8 +219,7 @@ export function blockFeatures(seg: Segmentation, marks: RuleMarks, typeProbs: Ar
     // tag
     const tag = b.el.localName;
     const h = /^h([1-6])$/.exec(tag);
-    const col = h ? "tag_heading" : TAG_COL[tag] ?? "tag_other";
-    row[at(col)] = 1;
+    row[h ? TAG_HEADING : TAG_AT.get(tag) ?? TAG_OTHER] = 1;
     if (h) row[cTag + 2] = Number(h[1]);
     row[cTag + TAGS.length - 1] = b.depth;
     // layout

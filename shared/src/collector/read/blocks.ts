@@ -16,7 +16,7 @@ import { squash } from "../text.js";
 export const BLOCK_ATTR = "data-sl-b";
 
 /** Never content: their text is not shown as text (or not at all). */
-const SKIP = new Set(["script", "style", "noscript", "template", "head", "title", "svg", "math", "select", "option", "datalist", "textarea", "iframe", "object", "canvas", "video", "audio"]);
+export const SKIP = new Set(["script", "style", "noscript", "template", "head", "title", "svg", "math", "select", "option", "datalist", "textarea", "iframe", "object", "canvas", "video", "audio"]);
 const INLINE_DISPLAY = /^(?:inline|contents|ruby|ruby-text)$/;
 
 /** Words of class names and ids that say what a block is, looked for on the block and on its ancestors. */

@@ -4,7 +4,7 @@
 // what the hand rules chose as features and decides; the content is the cleaned page with the
 // text of the blocks it leaves out removed, so the markup (headings, lists, tables, code) of
 // what it keeps stays as the page wrote it.
-import { BLOCK_ATTR, type Segmentation } from "./blocks.js";
+import { BLOCK_ATTR, SKIP, type Segmentation } from "./blocks.js";
 import { BLOCK_FEATURES, PAGE_TYPE_CLASSES } from "./block-features.js";
 import { checkEnsemble, columns, margins, sigmoid, softmax, type Ensemble } from "./gbdt.js";
 import { PAGE_FEATURES } from "./page-features.js";
@@ -18,6 +18,11 @@ export interface ReadModel {
   blocks: Ensemble;
   /** A block is main content when the model's probability is at least this. */
   threshold: number;
+  /**
+   * The arbitration: the model's content is used unless it keeps under this share of the
+   * rules' characters (then the rules' content stands). Chosen on the choose part.
+   */
+  guard?: number;
   /** The title chooser (title-choice.ts's candidates), when trained. */
   titles?: Ensemble;
 }
@@ -122,6 +127,12 @@ export function keepOnly(copy: Element, keep: Uint8Array): Element {
         else if (/\S/.test(c.nodeValue ?? "")) has = true;
       } else if (c.nodeType === 1) {
         const e = c as Element;
+        // What the segmentation never read as text (scripts, JSON-LD, controls' options, SVG) is no content.
+        if (SKIP.has(e.localName)) {
+          el.removeChild(e);
+          c = next;
+          continue;
+        }
         const id = e.getAttribute(BLOCK_ATTR);
         const k = id !== null && id !== "" ? keep[Number(id)] === 1 : kept;
         if (id !== null) e.removeAttribute(BLOCK_ATTR);

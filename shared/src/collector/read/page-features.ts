@@ -129,7 +129,8 @@ export function pageFeatures(doc: Document, clone: Document, region: Element | n
   const body = clone.body;
   const total = body ? textLen(body) || 1 : 1;
   const scope = region ?? body;
-  const q = (sel: string): number => (scope ? scope.querySelectorAll(sel).length : 0);
+  // Tag counts from the live collections (one scan of the tree each by querySelectorAll otherwise).
+  const q = (tag: string): number => (scope ? scope.getElementsByTagName(tag).length : 0);
   row[k++] = log1(total);
   row[k++] = scope ? textLen(scope) / total : 0;
   row[k++] = body ? linkTextLen(body) / total : 0;

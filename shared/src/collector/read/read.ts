@@ -194,7 +194,10 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean,
   if (seg && pageRow && pageCopy && rIds && regionIds) {
     try {
       const learned = learnedChoice(seg, pageRow, pageCopy, { readability: rIds, region: regionIds, fallback, node, extractor, rLen, fLen }, keepCaptions, model, view, trace);
-      if (learned) return { node: learned.node, extractor: "model", r, rLen, fLen, pageType: learned.pageType };
+      // The rules' last passes stay after the model (link lists, furniture and promos out:
+      // each measured on the held-out part, docs/read-mode.md), and so does the page type
+      // the rules read from what the page declares.
+      if (learned) return { node: cleaned(learned.node, pageType), extractor: "model", r, rLen, fLen, pageType };
     } catch {
       /* the rules' content stands */
     }
@@ -246,7 +249,10 @@ function learnedChoice(
   if (!model || !probs) return null;
   const keep = keptBlocks(seg, probs, model.model.threshold, keepCaptions);
   if (!keep.some((k) => k === 1)) return null;
-  return { node: keepOnly(pageCopy, keep), pageType: contractType(typeProbs) };
+  const node = keepOnly(pageCopy, keep);
+  // A model that drops most of what the rules keep is more often wrong than they are.
+  if (plainLength(node) < (model.model.guard ?? 0) * marks.rulesChars) return null;
+  return { node, pageType: contractType(typeProbs) };
 }
 
 /**
