@@ -4,7 +4,7 @@
 // only features the page computes. Plain functions, no DOM: run in Node.
 import { describe, expect, it } from "vitest";
 import { checkEnsemble, columns, margins, sigmoid, softmax } from "../../shared/src/collector/read/gbdt.js";
-import { loadReadModel } from "../../shared/src/collector/read/learned.js";
+import { blockProbs, loadReadModel, pageTypeProbs } from "../../shared/src/collector/read/learned.js";
 import { BLOCK_FEATURES } from "../../shared/src/collector/read/block-features.js";
 import { PAGE_FEATURES } from "../../shared/src/collector/read/page-features.js";
 import { TITLE_FEATURES } from "../../shared/src/collector/read/title-choice.js";
@@ -86,6 +86,16 @@ describe("read model inference", () => {
     const m = loadReadModel(JSON.parse(JSON.stringify(file)));
     expect(m.model.types.classes).toBe(7);
     expect(m.titleCols).not.toBeNull();
+    // the packed trees are what the page evaluates: a row on either side of the split differs
+    const rows = new Float32Array(2 * BLOCK_FEATURES.length);
+    rows[0] = 0; // first feature, as in stump()
+    rows[BLOCK_FEATURES.length] = 39;
+    const p = blockProbs(m, rows, 2);
+    expect(p[0]!).toBeLessThan(0.5);
+    expect(p[1]!).toBeGreaterThan(0.5);
+    const t0 = pageTypeProbs(m, Float32Array.from(PAGE_FEATURES, (_, i) => (i === 0 ? 0 : 0)));
+    const t1 = pageTypeProbs(m, Float32Array.from(PAGE_FEATURES, (_, i) => (i === 0 ? 39 : 0)));
+    expect(t0).not.toEqual(t1);
     expect(() => loadReadModel({ ...file, blocks: { ...file.blocks, features: ["not_a_feature"] } })).toThrow(/unknown feature not_a_feature/);
     // read-model.ts holds either no model (read() is the rules) or one that loads
     if (READ_MODEL) expect(() => loadReadModel(JSON.parse(READ_MODEL))).not.toThrow();

@@ -45,7 +45,9 @@ export function loadReadModel(m: unknown): Loaded {
   if (types.classes !== PAGE_TYPE_CLASSES.length || blocks.classes !== 1) throw new Error("read model: wrong class counts");
   if (typeof r.threshold !== "number") throw new Error("read model: threshold missing");
   const titles = r.titles ? checkEnsemble(r.titles) : null;
-  return { model: r as ReadModel, typeCols: columns(types, PAGE_FEATURES), blockCols: columns(blocks, BLOCK_FEATURES), titleCols: titles ? columns(titles, TITLE_FEATURES) : null };
+  // The ensembles as arrays (a shipped file packs them): what margins() evaluates.
+  const model: ReadModel = { ...(r as ReadModel), types, blocks, ...(titles ? { titles } : {}) };
+  return { model, typeCols: columns(types, PAGE_FEATURES), blockCols: columns(blocks, BLOCK_FEATURES), titleCols: titles ? columns(titles, TITLE_FEATURES) : null };
 }
 
 /** The shipped model, or null (then read mode is the hand rules alone). */
