@@ -7,7 +7,7 @@
 import { BLOCK_ATTR, SKIP, type Segmentation } from "./blocks.js";
 import { BLOCK_FEATURES, PAGE_TYPE_CLASSES } from "./block-features.js";
 import { checkEnsemble, columns, margins, sigmoid, softmax, type Ensemble } from "./gbdt.js";
-import { PAGE_FEATURES } from "./page-features.js";
+import { LATE_PAGE_FEATURES, PAGE_FEATURES } from "./page-features.js";
 import { TITLE_FEATURES } from "./title-choice.js";
 import { READ_MODEL } from "./read-model.js";
 import type { PageType } from "./page-type.js";
@@ -23,6 +23,12 @@ export interface ReadModel {
    * rules' characters (then the rules' content stands). Chosen on the choose part.
    */
   guard?: number;
+  /**
+   * The gate: the model reads a page only when the page-type model's probability of an
+   * article is under this (1 or absent: every page). Chosen on the choose part: on articles the
+   * rules are level with the model or ahead (AEB), on the other types behind it.
+   */
+  gate?: number;
   /** The title chooser (title-choice.ts's candidates), when trained. */
   titles?: Ensemble;
 }
@@ -44,6 +50,10 @@ export function loadReadModel(m: unknown): Loaded {
   const blocks = checkEnsemble(r.blocks);
   if (types.classes !== PAGE_TYPE_CLASSES.length || blocks.classes !== 1) throw new Error("read model: wrong class counts");
   if (typeof r.threshold !== "number") throw new Error("read model: threshold missing");
+  if (r.gate !== undefined && !(typeof r.gate === "number" && r.gate >= 0 && r.gate <= 1)) throw new Error("read model: gate must be a probability");
+  // The page type is read before the candidates run (the gate needs it): not from what they kept.
+  const late = types.features.find((f) => LATE_PAGE_FEATURES.includes(f));
+  if (late) throw new Error(`read model: the page-type model reads ${late}, known only after the candidates`);
   const titles = r.titles ? checkEnsemble(r.titles) : null;
   // The ensembles as arrays (a shipped file packs them): what margins() evaluates.
   const model: ReadModel = { ...(r as ReadModel), types, blocks, ...(titles ? { titles } : {}) };
@@ -66,6 +76,13 @@ export function shippedModel(): Loaded | null {
 export function pageTypeProbs(m: Loaded, row: Float32Array): number[] {
   return softmax(margins(m.model.types, row, 1, PAGE_FEATURES.length, m.typeCols));
 }
+
+/** Whether the block model reads this page (the gate), from the page-type probabilities. */
+export function modelReads(m: Loaded, typeProbs: ArrayLike<number>): boolean {
+  const gate = m.model.gate ?? 1;
+  return gate >= 1 || (typeProbs[ARTICLE] ?? 1) < gate;
+}
+const ARTICLE = PAGE_TYPE_CLASSES.indexOf("article");
 
 /** The candidate the title chooser scores highest, or "" without one. */
 export function pickTitle(m: Loaded, c: { texts: string[]; rows: Float32Array }): string {
