@@ -11,7 +11,7 @@
 //
 //   node shared/read-training/train.mjs [--cache /tmp/sightline-read] [--trees 300] [--depth 6]
 //        [--eta 0.1] [--threshold 0.5] [--grid t:d:eta,...] [--drop feature,prefix*,...]
-//        [--gate P] [--guard S] [--gates/--guards/--eval-trees/--thresholds LIST]
+//        [--gate P] [--guard S] [--keep-in P] [--gates/--guards/--eval-trees/--thresholds LIST]
 //        [--final] [--write] [--model-out FILE] [--report-out FILE]
 // Without --final: fitted on train, scored on choose (per corpus and page type).
 // --final: fitted on train + choose, scored on report; --write writes the model file.
@@ -372,6 +372,7 @@ if (opt("write", "false") === "true") {
     threshold,
     ...(GUARD > 0 ? { guard: GUARD } : {}),
     ...(GATE < 1 ? { gate: GATE } : {}),
+    ...(opt("keep-in", null) ? { keepIn: Number(opt("keep-in")) } : {}),
     ...(titleModel ? { titles: used(titleModel, titleNames) } : {}),
     trained: { by: "shared/read-training/train.mjs", pages: fit.length, parts: FINAL ? "train+choose" : "train", params, type_params: typeParams, weight_power: weightPower, dropped: dropSpec, gate: GATE, guard: GUARD },
   };

@@ -268,7 +268,7 @@ function learnedChoice(
   const probs = model && (reads || trace) ? blockProbs(model, rows, seg.blocks.length) : null;
   if (trace) trace.out = { seg, rows, pageRow, typeProbs, probs, marks, rulesNode: rules.node };
   if (!model || !probs || !reads) return null;
-  const keep = keptBlocks(seg, probs, model.model.threshold, keepCaptions);
+  const keep = keptBlocks(seg, probs, model.model.threshold, keepCaptions, marks.rules, model.model.keepIn);
   if (!keep.some((k) => k === 1)) return null;
   const node = keepOnly(pageCopy, keep);
   // A model that drops most of what the rules keep is more often wrong than they are.
