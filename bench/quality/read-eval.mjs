@@ -20,7 +20,7 @@
 //
 //   node bench/quality/read-eval.mjs [--corpora aeb,wcxb-dev,readability] [--split all|tune|holdout|train|choose|report]
 //        [--sample N] [--seed 1] [--concurrency 2] [--extractors sightline,readability,defuddle]
-//        [--bundle shared/dist/collector.js] [--baseline-bundle FILE | --baseline-commit REV] [--pages-out FILE]
+//        [--bundle shared/dist/collector.js] [--baseline-bundle FILE | --baseline-commit REV] [--pages-out FILE] [--results NAME]
 //
 // --mark-hidden reads with this build's read({ markHidden: true }) (what agents get) and scores the
 // text with the ⟦hidden⟧ marks taken out: whether marking what the person cannot see loses or
@@ -407,7 +407,9 @@ async function one(i) {
     if (done % 50 === 0 || done === pages.length) process.stderr.write(`[read-eval] ${done}/${pages.length} ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   }
 }
-const run = startRun("read-quality", { title: "Read mode: Sightline, Readability.js alone and Defuddle on the same pages", quick: sampleN > 0 });
+// --results NAME: the results file (bench/results/NAME.json; read-quality by default): a run on
+// one part of the split by site keeps its own file beside the docs' main figures.
+const run = startRun(opt.results && opt.results !== "true" ? opt.results : "read-quality", { title: "Read mode: Sightline, Readability.js alone and Defuddle on the same pages", quick: sampleN > 0 });
 run.machine({ chromium: chromiumVersion, defuddle: defuddleVersion });
 try {
   let next = 0;

@@ -11,7 +11,8 @@
 //
 //   node shared/read-training/train.mjs [--cache /tmp/sightline-read] [--trees 300] [--depth 6]
 //        [--eta 0.1] [--threshold 0.5] [--grid t:d:eta,...] [--drop feature,prefix*,...]
-//        [--final] [--write] [--report-out FILE]
+//        [--gate P] [--guard S] [--keep-in P] [--gates/--guards/--eval-trees/--thresholds LIST]
+//        [--final] [--write] [--model-out FILE] [--report-out FILE]
 // Without --final: fitted on train, scored on choose (per corpus and page type).
 // --final: fitted on train + choose, scored on report; --write writes the model file.
 import { createHash } from "node:crypto";
@@ -50,7 +51,10 @@ console.error(`loaded ${pages.length} pages, ${pages.reduce((s, p) => s + p.r.bl
 // --drop: features the models may not use (set to 0 everywhere: what an ablation of a rule's marks measures)
 const dropSpec = (opt("drop", "") || "").split(",").filter(Boolean);
 const dropped = names.map((n) => dropSpec.some((d) => (d.endsWith("*") ? n.startsWith(d.slice(0, -1)) : n === d)));
-const pageDropped = pageNames.map((n) => dropSpec.some((d) => (d.endsWith("*") ? `page:${n}`.startsWith(d.slice(0, -1)) : `page:${n}` === d)));
+// The page-type model runs before the candidates (read.ts's gate needs it): it never reads what
+// they kept (page-features.ts's LATE_PAGE_FEATURES; loadReadModel refuses a model that does).
+const LATE_PAGE_FEATURES = ["rb_share", "mc_share", "rules_main_content"];
+const pageDropped = pageNames.map((n) => LATE_PAGE_FEATURES.includes(n) || dropSpec.some((d) => (d.endsWith("*") ? `page:${n}`.startsWith(d.slice(0, -1)) : `page:${n}` === d)));
 const typeCol = TYPES.map((t) => names.indexOf(`type_${t}`));
 
 const fit = FINAL ? pages.filter((p) => p.part !== "report") : pages.filter((p) => p.part === "train");
@@ -135,12 +139,28 @@ function titleData(ps) {
   return { X, y, w, n };
 }
 let titleModel = null;
+const titleParams = { trees: Number(opt("title-trees", "80")), maxDepth: Number(opt("title-depth", "4")), eta: 0.15, lambda: 1, minChildHess: 0.05, subsample: 0.8, featureFraction: 0.8 };
 {
   const tf = titled(fit);
   titleNames = tf[0]?.r.titleFeatures ?? null;
   if (titleNames && tf.length > 20) {
     const d = titleData(tf);
-    titleModel = train(d.X, d.n, titleNames.length, d.y, d.w, 1, { trees: 80, maxDepth: 4, eta: 0.15, lambda: 1, minChildHess: 0.05, subsample: 0.8, featureFraction: 0.8 });
+    // --title-grid trees:depth,...: the chooser's settings tried on the test part (choose without --final)
+    for (const g of (opt("title-grid", null) ?? "").split(",").filter(Boolean)) {
+      const [tt, td] = g.split(":").map(Number);
+      const m = train(d.X, d.n, titleNames.length, d.y, d.w, 1, { ...titleParams, trees: tt, maxDepth: td });
+      for (const corpus of ["wcxb-dev", "readability"]) {
+        const ts = titled(test).filter((p) => p.corpus === corpus);
+        const ok = ts.filter((p) => {
+          const s = predict(m, p.r.titles.rows, p.r.titles.texts.length, titleNames.length);
+          let b = 0;
+          for (let i = 1; i < s.length; i++) if (s[i] > s[b]) b = i;
+          return normTitle(p.r.titles.texts[b]) === normTitle(p.title);
+        }).length;
+        console.log(`title grid ${tt}:${td} ${corpus}: ${ok}/${ts.length} = ${(ok / ts.length).toFixed(3)}`);
+      }
+    }
+    titleModel = train(d.X, d.n, titleNames.length, d.y, d.w, 1, titleParams);
     const pick = (p) => {
       const t = p.r.titles;
       const m = predict(titleModel, t.rows, t.texts.length, titleNames.length);
@@ -240,19 +260,28 @@ function arbitrated(p, probs, thr, guard) {
   return guard > 0 && len(text) < guard * len(p.r.current.text) ? p.r.current.text : text;
 }
 const GUARD = Number(opt("guard", "0"));
-function evaluate(model, ps, thr, { ci = false, guard = GUARD } = {}) {
+/**
+ * The gate (read.ts's useModel, learned.ts): the model reads a page only when the page-type
+ * model's probability of an article is under `gate` (1: every page). Decided before the blocks
+ * are cut, so a page the gate leaves to the rules costs no block features.
+ */
+const GATE = Number(opt("gate", "1"));
+const ARTICLE = TYPES.indexOf("article");
+export const gatedIn = (typeProbs, gate) => gate >= 1 || (typeProbs?.[ARTICLE] ?? 1) < gate;
+function evaluate(model, ps, thr, { ci = false, guard = GUARD, gate = GATE } = {}) {
   const rows = [];
   const scored = ps.filter((p) => p.truth != null).map((p) => {
-    const probs = pageProbs(model, p);
     const oracle = Float64Array.from(p.labels, (l) => (l ?? 0) >= 0.5 ? 1 : 0);
-    return { p, site: p.site, model: score(p, arbitrated(p, probs, thr, guard)), rules: score(p, p.r.current.text), oracle: score(p, keptText(p, oracle, 0.5)) };
+    const on = gatedIn(probsOf.get(p), gate);
+    const text = on ? arbitrated(p, pageProbs(model, p), thr, guard) : p.r.current.text;
+    return { p, site: p.site, on, model: score(p, text), rules: score(p, p.r.current.text), oracle: score(p, keptText(p, oracle, 0.5)) };
   });
   const out = {};
   for (const [label, group, kind] of groupsOf(ps)) {
     const s = scored.filter((x) => group.includes(x.p));
     if (!s.length) continue;
     const a = kind === "aeb" ? (ms) => aebAggregate(ms).f1 : (ms) => wordAggregate(ms).f1;
-    const fig = { n: s.length, model: a(s.map((x) => x.model)), rules: a(s.map((x) => x.rules)), oracle: a(s.map((x) => x.oracle)) };
+    const fig = { n: s.length, on: s.filter((x) => x.on).length, model: a(s.map((x) => x.model)), rules: a(s.map((x) => x.rules)), oracle: a(s.map((x) => x.oracle)) };
     if (ci) {
       fig.model_ci = bootstrap(s.map((x) => ({ site: x.site, m: x.model })), a);
       fig.rules_ci = bootstrap(s.map((x) => ({ site: x.site, m: x.rules })), a);
@@ -260,7 +289,7 @@ function evaluate(model, ps, thr, { ci = false, guard = GUARD } = {}) {
     }
     out[label.trim()] = fig;
     const c = (v) => (v ? ` [${v[0].toFixed(3)}, ${v[1].toFixed(3)}]` : "");
-    rows.push(`${label.padEnd(16)} ${String(s.length).padStart(4)}  model ${fig.model.toFixed(3)}${c(fig.model_ci)}  rules ${fig.rules.toFixed(3)}${c(fig.rules_ci)}  Δ${c(fig.diff_ci)}  labels' ceiling ${fig.oracle.toFixed(3)}`);
+    rows.push(`${label.padEnd(16)} ${String(s.length).padStart(4)} on ${String(fig.on).padStart(4)}  model ${fig.model.toFixed(3)}${c(fig.model_ci)}  rules ${fig.rules.toFixed(3)}${c(fig.rules_ci)}  Δ${c(fig.diff_ci)}  labels' ceiling ${fig.oracle.toFixed(3)}`);
   }
   return { rows, figures: out };
 }
@@ -291,9 +320,9 @@ const model = fitBlocks(params);
 if (opt("eval-trees", null) || opt("thresholds", null)) {
   for (const nt of (opt("eval-trees", null) ?? String(params.trees)).split(",").map(Number)) {
     const cut = { ...model, trees: model.trees.slice(0, nt) };
-    for (const thr of (opt("thresholds", null) ?? String(threshold)).split(",").map(Number)) for (const guard of (opt("guards", null) ?? String(GUARD)).split(",").map(Number)) {
-      const { figures: f } = evaluate(cut, test, thr, { guard });
-      console.log(`trees ${nt} thr ${thr} guard ${guard}: AEB ${f.AEB?.model.toFixed(4)} (rules ${f.AEB?.rules.toFixed(4)}) wcxb ${f["wcxb-dev"]?.model.toFixed(4)} (rules ${f["wcxb-dev"]?.rules.toFixed(4)}) ${TYPES.map((t) => `${t} ${f[t]?.model.toFixed(3)}/${f[t]?.rules.toFixed(3)}`).join(" ")}`);
+    for (const thr of (opt("thresholds", null) ?? String(threshold)).split(",").map(Number)) for (const guard of (opt("guards", null) ?? String(GUARD)).split(",").map(Number)) for (const gate of (opt("gates", null) ?? String(GATE)).split(",").map(Number)) {
+      const { figures: f } = evaluate(cut, test, thr, { guard, gate });
+      console.log(`trees ${nt} thr ${thr} guard ${guard} gate ${gate} (on ${f.AEB?.on}/${f.AEB?.n} AEB, ${f["wcxb-dev"]?.on}/${f["wcxb-dev"]?.n} wcxb): AEB ${f.AEB?.model.toFixed(4)} (rules ${f.AEB?.rules.toFixed(4)}) wcxb ${f["wcxb-dev"]?.model.toFixed(4)} (rules ${f["wcxb-dev"]?.rules.toFixed(4)}) ${TYPES.map((t) => `${t} ${f[t]?.model.toFixed(3)}/${f[t]?.rules.toFixed(3)}`).join(" ")}`);
     }
   }
 }
@@ -341,11 +370,15 @@ if (opt("write", "false") === "true") {
     types: used(typeModel, pageNames),
     blocks: used(model, names),
     threshold,
+    ...(GUARD > 0 ? { guard: GUARD } : {}),
+    ...(GATE < 1 ? { gate: GATE } : {}),
+    ...(opt("keep-in", null) ? { keepIn: Number(opt("keep-in")) } : {}),
     ...(titleModel ? { titles: used(titleModel, titleNames) } : {}),
-    trained: { by: "shared/read-training/train.mjs", pages: fit.length, parts: FINAL ? "train+choose" : "train", params, type_params: typeParams, weight_power: weightPower, dropped: dropSpec },
+    trained: { by: "shared/read-training/train.mjs", pages: fit.length, parts: FINAL ? "train+choose" : "train", params, type_params: typeParams, weight_power: weightPower, dropped: dropSpec, gate: GATE, guard: GUARD },
   };
   const json = JSON.stringify(file);
-  const out = join(here, "..", "src", "collector", "read", "read-model.ts");
+  // --model-out FILE: elsewhere than the shipped file (a train-part model for an in-page choose run)
+  const out = resolve(opt("model-out", join(here, "..", "src", "collector", "read", "read-model.ts")));
   writeFileSync(out, `// Generated by shared/read-training/train.mjs (npm run train:read): the learned read model\n// (learned.ts). Do not edit by hand.\nexport const READ_MODEL = ${JSON.stringify(json)};\n`);
   console.log(`wrote ${out} (${(json.length / 1024).toFixed(0)} KB)`);
 }

@@ -117,15 +117,16 @@ export function pairUp(live: Element, copy: Element): Map<Element, Element> {
 
 /**
  * Cuts the cleaned copy `root` into blocks, in document order, and marks each block's element
- * with BLOCK_ATTR. `liveOf` maps the copy's elements to the live page's (pairUp).
+ * with BLOCK_ATTR. `liveOf` maps the copy's elements to the live page's (pairUp); `styles`, the
+ * live elements' computed styles the cleaning already read (cleanCopy).
  */
-export function segment(root: Element, liveOf: Map<Element, Element>, view: Window | null): Segmentation {
+export function segment(root: Element, liveOf: Map<Element, Element>, view: Window | null, styles?: Map<Element, CSSStyleDeclaration>): Segmentation {
   const blocks: Block[] = [];
   const sub = new Map<Element, { chars: number; links: number; blocks: number }>();
   let total = 0;
   const styleOf = (el: Element): CSSStyleDeclaration | null => {
     const l = liveOf.get(el);
-    return l && view ? view.getComputedStyle(l) : null;
+    return l && view ? styles?.get(l) ?? view.getComputedStyle(l) : null;
   };
   const furnitureBit = (el: Element): number => {
     const k = el.getAttribute("data-sl-furniture");

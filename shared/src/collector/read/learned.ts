@@ -7,7 +7,7 @@
 import { BLOCK_ATTR, SKIP, type Segmentation } from "./blocks.js";
 import { BLOCK_FEATURES, PAGE_TYPE_CLASSES } from "./block-features.js";
 import { checkEnsemble, columns, margins, sigmoid, softmax, type Ensemble } from "./gbdt.js";
-import { PAGE_FEATURES } from "./page-features.js";
+import { LATE_PAGE_FEATURES, PAGE_FEATURES } from "./page-features.js";
 import { TITLE_FEATURES } from "./title-choice.js";
 import { READ_MODEL } from "./read-model.js";
 import type { PageType } from "./page-type.js";
@@ -19,10 +19,27 @@ export interface ReadModel {
   /** A block is main content when the model's probability is at least this. */
   threshold: number;
   /**
+   * For a block the rules' content holds, the probability under which the model takes it out
+   * (absent: `threshold`). Under `threshold`, the model overrides the rules only where it is
+   * sure: a block they kept goes only when it is confidently not content.
+   */
+  keepIn?: number;
+  /**
    * The arbitration: the model's content is used unless it keeps under this share of the
    * rules' characters (then the rules' content stands). Chosen on the choose part.
    */
   guard?: number;
+  /**
+   * The gate: the model reads a page only when the page-type model's probability of an
+   * article is under this (1 or absent: every page). Chosen on the choose part: on articles the
+   * rules are level with the model or ahead (AEB), on the other types behind it.
+   */
+  gate?: number;
+  /**
+   * The page types (the page-type model's most probable) the block model reads; absent: every
+   * type the gate lets through. Chosen on the choose part: the types where it beats the rules.
+   */
+  gateTypes?: string[];
   /** The title chooser (title-choice.ts's candidates), when trained. */
   titles?: Ensemble;
 }
@@ -44,6 +61,12 @@ export function loadReadModel(m: unknown): Loaded {
   const blocks = checkEnsemble(r.blocks);
   if (types.classes !== PAGE_TYPE_CLASSES.length || blocks.classes !== 1) throw new Error("read model: wrong class counts");
   if (typeof r.threshold !== "number") throw new Error("read model: threshold missing");
+  if (r.keepIn !== undefined && !(typeof r.keepIn === "number" && r.keepIn >= 0 && r.keepIn <= 1)) throw new Error("read model: keepIn must be a probability");
+  if (r.gateTypes !== undefined && !(Array.isArray(r.gateTypes) && r.gateTypes.every((t) => (PAGE_TYPE_CLASSES as readonly string[]).includes(t)))) throw new Error("read model: gateTypes must name page types");
+  if (r.gate !== undefined && !(typeof r.gate === "number" && r.gate >= 0 && r.gate <= 1)) throw new Error("read model: gate must be a probability");
+  // The page type is read before the candidates run (the gate needs it): not from what they kept.
+  const late = types.features.find((f) => LATE_PAGE_FEATURES.includes(f));
+  if (late) throw new Error(`read model: the page-type model reads ${late}, known only after the candidates`);
   const titles = r.titles ? checkEnsemble(r.titles) : null;
   // The ensembles as arrays (a shipped file packs them): what margins() evaluates.
   const model: ReadModel = { ...(r as ReadModel), types, blocks, ...(titles ? { titles } : {}) };
@@ -66,6 +89,18 @@ export function shippedModel(): Loaded | null {
 export function pageTypeProbs(m: Loaded, row: Float32Array): number[] {
   return softmax(margins(m.model.types, row, 1, PAGE_FEATURES.length, m.typeCols));
 }
+
+/** Whether the block model reads this page (the gate), from the page-type probabilities. */
+export function modelReads(m: Loaded, typeProbs: ArrayLike<number>): boolean {
+  const gate = m.model.gate ?? 1;
+  if (gate < 1 && !((typeProbs[ARTICLE] ?? 1) < gate)) return false;
+  const types = m.model.gateTypes;
+  if (!types) return true;
+  let best = 0;
+  for (let i = 1; i < typeProbs.length; i++) if (typeProbs[i]! > typeProbs[best]!) best = i;
+  return types.includes(PAGE_TYPE_CLASSES[best]!);
+}
+const ARTICLE = PAGE_TYPE_CLASSES.indexOf("article");
 
 /** The candidate the title chooser scores highest, or "" without one. */
 export function pickTitle(m: Loaded, c: { texts: string[]; rows: Float32Array }): string {
@@ -92,14 +127,15 @@ export function blockProbs(m: Loaded, rows: Float32Array, n: number): Float64Arr
 }
 
 /**
- * Which blocks to keep: the model's verdict; a block with an image and no text goes with the
- * blocks around it (kept when both neighbours with text are), and with `captions` a caption
- * stays when a block next to it is kept.
+ * Which blocks to keep: the model's verdict (a block in `rules`, the rules' content, at
+ * `keepIn` or more, any other at `threshold` or more); a block with an image and no text goes
+ * with the blocks around it (kept when both neighbours with text are), and with `captions` a
+ * caption stays when a block next to it is kept.
  */
-export function keptBlocks(seg: Segmentation, probs: ArrayLike<number>, threshold: number, captions: boolean): Uint8Array {
+export function keptBlocks(seg: Segmentation, probs: ArrayLike<number>, threshold: number, captions: boolean, rules?: Set<number>, keepIn = threshold): Uint8Array {
   const n = seg.blocks.length;
   const keep = new Uint8Array(n);
-  for (let i = 0; i < n; i++) keep[i] = probs[i]! >= threshold ? 1 : 0;
+  for (let i = 0; i < n; i++) keep[i] = probs[i]! >= (rules?.has(i) ? keepIn : threshold) ? 1 : 0;
   for (let i = 0; i < n; i++) {
     const b = seg.blocks[i]!;
     if (b.chars === 0) {

@@ -93,8 +93,10 @@ function unwrapHeadingButtons(copy: Element): void {
 /**
  * Removes from `copy` (a clone of `live`) the unrendered, overlaid and off-screen parts.
  * `layout`: false keeps to display:none only (the Readability-alone path's stripHidden).
+ * `styles` gets each live element's computed style it read (the learned model's blocks read
+ * them again: one getComputedStyle per element instead of two).
  */
-export function cleanCopy(live: Element, copy: Element, view: Window, layout: boolean): CleanStats {
+export function cleanCopy(live: Element, copy: Element, view: Window, layout: boolean, styles?: Map<Element, CSSStyleDeclaration>): CleanStats {
   const stats: CleanStats = { hidden: 0, overlays: 0, offscreen: 0 };
   const total = Math.max(1, textLength(live));
   const vw = view.innerWidth || 1280;
@@ -105,6 +107,7 @@ export function cleanCopy(live: Element, copy: Element, view: Window, layout: bo
       const tag = le.localName;
       if (!SKIP_TAGS.has(tag) && !(layout && (tag === "svg" || tag === "math"))) {
         const cs = view.getComputedStyle(le);
+        styles?.set(le, cs);
         let drop = false;
         if (cs.display === "none") {
           if (!(layout && collapsedPanel(le, total))) {

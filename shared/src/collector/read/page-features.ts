@@ -84,6 +84,8 @@ export interface PageRuleFacts {
   mainContentChars: number;
   rulesReadability: boolean;
 }
+/** The features setPageFacts fills in: known only after the candidates, so never the page-type model's. */
+export const LATE_PAGE_FEATURES: readonly string[] = ["rb_share", "mc_share", "rules_main_content"];
 const FACTS_AT = PAGE_FEATURES.indexOf("rb_share");
 const TOTAL_AT = PAGE_FEATURES.indexOf("log_text");
 

@@ -21,7 +21,7 @@ import { SecretValues } from "../../agent/core/secrets.js";
 import { blockIds, pairUp, segment, type Segmentation } from "./blocks.js";
 import { BLOCK_FEATURES, blockFeatures, PAGE_TYPE_CLASSES, type RuleMarks } from "./block-features.js";
 import { PAGE_FEATURES, pageFeatures, setPageFacts } from "./page-features.js";
-import { blockProbs, contractType, keepOnly, keptBlocks, pageTypeProbs, pickTitle, shippedModel } from "./learned.js";
+import { blockProbs, contractType, keepOnly, keptBlocks, modelReads, pageTypeProbs, pickTitle, shippedModel } from "./learned.js";
 import { TITLE_FEATURES, titleCandidates, type TitleSources } from "./title-choice.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
@@ -126,12 +126,13 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean,
   const model = shippedModel();
   const learning = Boolean((model || trace) && strip && view);
   let liveOf: Map<Element, Element> | null = null;
+  const styles = learning ? new Map<Element, CSSStyleDeclaration>() : undefined;
   try {
     clone = doc.cloneNode(true) as Document;
     // The learned model reads the live box of each block of the copy: pair them before cleaning.
     if (learning && doc.body && clone.body) liveOf = pairUp(doc.body, clone.body);
     marked(doc, clone, judge);
-    if (strip && doc.body && clone.body && view) cleanCopy(doc.body, clone.body, view, true);
+    if (strip && doc.body && clone.body && view) cleanCopy(doc.body, clone.body, view, true, styles);
   } catch {
     return readabilityAlone(doc, strip, judge);
   }
@@ -151,12 +152,17 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean,
   let pageCopy: Element | null = null;
   let pageRow: Float32Array | null = null;
   let regionIds: Set<number> | null = null;
+  let typeProbs: number[] = PAGE_TYPE_CLASSES.map(() => 0);
   if (liveOf && clone.body) {
     try {
-      seg = segment(clone.body, liveOf, view);
-      regionIds = blockIds(region);
+      // The page type first: a page the gate leaves to the rules costs no blocks.
       pageRow = pageFeatures(doc, clone, region, pageType);
-      pageCopy = clone.body.cloneNode(true) as Element;
+      if (model) typeProbs = pageTypeProbs(model, pageRow);
+      if (trace || (model && modelReads(model, typeProbs))) {
+        seg = segment(clone.body, liveOf, view, styles);
+        regionIds = blockIds(region);
+        pageCopy = clone.body.cloneNode(true) as Element;
+      }
     } catch {
       seg = null;
     }
@@ -205,7 +211,7 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean,
   }
   if (seg && pageRow && pageCopy && rIds && regionIds) {
     try {
-      const learned = learnedChoice(seg, pageRow, pageCopy, { readability: rIds, region: regionIds, fallback, node, extractor, rLen, fLen }, keepCaptions, model, view, trace);
+      const learned = learnedChoice(seg, pageRow, typeProbs, pageCopy, { readability: rIds, region: regionIds, fallback, node, extractor, rLen, fLen }, keepCaptions, model, view, trace);
       // The rules' last passes stay after the model (link lists, furniture and promos out:
       // each measured on the held-out part, docs/read-mode.md), and so does the page type
       // the rules read from what the page declares.
@@ -228,14 +234,16 @@ interface RulesChoice {
 }
 
 /**
- * The learned model's reading of the page: the page type from the page's features, then each
- * block's verdict from its features and what the rules chose; the content is the cleaned page
- * with only the kept blocks' text. Null when there is no model (`trace` still gets the
- * features) or it keeps nothing.
+ * The learned model's reading of the page: each block's verdict from its features, what the
+ * rules chose and the page type (`typeProbs`, the page-type model's, read before the
+ * candidates); the content is the cleaned page with only the kept blocks' text. Null when there
+ * is no model (`trace` still gets the features), the gate leaves the page to the rules, or the
+ * model keeps nothing.
  */
 function learnedChoice(
   seg: Segmentation,
   pageRow: Float32Array,
+  typeProbs: number[],
   pageCopy: Element,
   rules: RulesChoice,
   keepCaptions: boolean,
@@ -253,13 +261,14 @@ function learnedChoice(
     mainContentChars: rules.fLen,
     rulesChars: plainLength(rules.node),
   };
+  // What the candidates kept: in the page's row for training (the page-type model never reads it).
   setPageFacts(pageRow, marks);
-  const typeProbs = model ? pageTypeProbs(model, pageRow) : PAGE_TYPE_CLASSES.map(() => 0);
+  const reads = model !== null && modelReads(model, typeProbs);
   const rows = blockFeatures(seg, marks, typeProbs, view);
-  const probs = model ? blockProbs(model, rows, seg.blocks.length) : null;
+  const probs = model && (reads || trace) ? blockProbs(model, rows, seg.blocks.length) : null;
   if (trace) trace.out = { seg, rows, pageRow, typeProbs, probs, marks, rulesNode: rules.node };
-  if (!model || !probs) return null;
-  const keep = keptBlocks(seg, probs, model.model.threshold, keepCaptions);
+  if (!model || !probs || !reads) return null;
+  const keep = keptBlocks(seg, probs, model.model.threshold, keepCaptions, marks.rules, model.model.keepIn);
   if (!keep.some((k) => k === 1)) return null;
   const node = keepOnly(pageCopy, keep);
   // A model that drops most of what the rules keep is more often wrong than they are.
