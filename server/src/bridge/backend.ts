@@ -35,7 +35,8 @@ async function checkNavigate(raw: string, nav: NavigationPolicy): Promise<void> 
 
 /** What the backend needs of the hub (hub.ts implements it; declared here so the two modules do not import each other). */
 export interface BridgeCalls {
-  tabs(accountId: string): AgentTab[];
+  /** Synchronous on one instance; several instances read the others' from the database. */
+  tabs(accountId: string): AgentTab[] | Promise<AgentTab[]>;
   call<K extends BridgeOp>(accountId: string, sessionId: string, handle: string, op: K, args: BridgeOps[K]["args"], hooks?: CallHooks): Promise<BridgeOps[K]["result"]>;
 }
 
