@@ -5,6 +5,7 @@ import { createApp, type AppParts } from "./app.js";
 import { ConfigError, isWildcardHost, loadConfig, type ServerConfig } from "./config.js";
 import { openLedger, PgLedger, type Ledger } from "./ledger/index.js";
 import { ClusterBridge, openCluster } from "./cluster/index.js";
+import { MCP_IDLE_MS } from "./mcp/sessions.js";
 import { createLogger } from "./logger.js";
 import { loadRankModel } from "./rank-model.js";
 import { workerEngine } from "./snapshot/index.js";
@@ -67,7 +68,7 @@ export async function startServer(
       ? workerEngine({ size: config.refineWorkers, setup: { rankModel: rank?.model ?? null }, logger })
       : undefined;
   // On a database (and with the real bridge), the agent path spans the instances.
-  const cluster = ledger instanceof PgLedger && !inject.bridge ? await openCluster(ledger, { secret: config.clusterSecret, logger }) : null;
+  const cluster = ledger instanceof PgLedger && !inject.bridge ? await openCluster(ledger, { secret: config.clusterSecret, logger, sessionIdleMs: MCP_IDLE_MS }) : null;
   const created = createApp({
     cluster,
     config,

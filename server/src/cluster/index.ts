@@ -35,12 +35,12 @@ async function clusterSecret(ledger: PgLedger, fromEnv: string | null): Promise<
   return rows[0].value;
 }
 
-export async function openCluster(ledger: PgLedger, opts: { secret: string | null; logger: Logger; heartbeatMs?: number }): Promise<Cluster> {
+export async function openCluster(ledger: PgLedger, opts: { secret: string | null; logger: Logger; sessionIdleMs: number; heartbeatMs?: number }): Promise<Cluster> {
   const secret = await clusterSecret(ledger, opts.secret);
   // A presence row counts for three heartbeats, as the hub waits three before dropping a socket.
   const directory = new Directory(ledger.database, ledger.instanceId, 3 * (opts.heartbeatMs ?? HEARTBEAT_MS) + 5_000);
   const relay = new Relay(secret, opts.logger);
-  const sessions = new ClusterSessions(directory, relay, opts.logger);
+  const sessions = new ClusterSessions(directory, relay, opts.logger, opts.sessionIdleMs);
   const sweeper = setInterval(() => void directory.sweep().catch(() => undefined), 10 * 60_000);
   sweeper.unref();
   return {

@@ -7,12 +7,21 @@
 // tab leases carry on. Nothing is charged twice: charges are made where the call runs, once.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Logger } from "pino";
-import { MCP_IDLE_MS, type McpSessionEntry, type McpSessions, type SessionHooks } from "../mcp/sessions.js";
 import type { Directory } from "./directory.js";
 import type { Relay } from "./relay.js";
 
-/** A session's row is renewed at most this often (its expiry is MCP_IDLE_MS away). */
+/** A session's row is renewed at most this often (its expiry is `idleMs` away). */
 const TOUCH_EVERY_MS = 60_000;
+
+/** What McpSessions tells the directory (mcp/sessions.ts SessionHooks; declared here so the two do not import each other). */
+export interface SessionEvents {
+  opened(id: string, account: string, agentId: string): void;
+  used(id: string): void;
+  ended(id: string): void;
+}
+
+/** Re-establishes a session here (McpSessions.open with a resumed session). */
+export type ResumeSession<E> = (resume: { id: string; agentId: string; protocolVersion?: string }) => Promise<E>;
 
 export class ClusterSessions {
   private readonly touched = new Map<string, number>();
@@ -21,22 +30,24 @@ export class ClusterSessions {
     private readonly directory: Directory,
     private readonly relay: Relay,
     private readonly logger: Logger,
+    /** How long an unused session lives (mcp/sessions.ts this.idleMs). */
+    private readonly idleMs: number,
   ) {}
 
   /** What McpSessions tells the directory. */
-  hooks(): SessionHooks {
+  hooks(): SessionEvents {
     const quietly = (what: string, p: Promise<unknown>) =>
       void p.catch((err: unknown) => this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, `cluster: could not record ${what}`));
     return {
       opened: (id, account, agentId) => {
         this.touched.set(id, Date.now());
-        quietly("a new MCP session", this.directory.sessionOpened(id, account, agentId, MCP_IDLE_MS));
+        quietly("a new MCP session", this.directory.sessionOpened(id, account, agentId, this.idleMs));
       },
       used: (id) => {
         const now = Date.now();
         if (now - (this.touched.get(id) ?? 0) < TOUCH_EVERY_MS) return;
         this.touched.set(id, now);
-        quietly("an MCP session's use", this.directory.sessionUsed(id, MCP_IDLE_MS));
+        quietly("an MCP session's use", this.directory.sessionUsed(id, this.idleMs));
       },
       ended: (id) => {
         this.touched.delete(id);
@@ -50,14 +61,14 @@ export class ClusterSessions {
    * instance serving it, the entry when it was re-established here, undefined when there is
    * no such session of this account (404 as before).
    */
-  async find(
-    sessions: McpSessions,
+  async find<E>(
+    resume: ResumeSession<E>,
     id: string,
     account: string,
     req: IncomingMessage,
     res: ServerResponse,
     body: unknown,
-  ): Promise<"forwarded" | McpSessionEntry | undefined> {
+  ): Promise<"forwarded" | E | undefined> {
     for (let attempt = 0; attempt < 3; attempt++) {
       const row = await this.directory.session(id, account);
       if (!row) return undefined;
@@ -68,9 +79,9 @@ export class ClusterSessions {
         continue;
       }
       // Its instance is gone (or it is this one's from before a restart): take it over.
-      if (row.owner === this.directory.instance || (await this.directory.takeOver(id, row.owner, MCP_IDLE_MS))) {
+      if (row.owner === this.directory.instance || (await this.directory.takeOver(id, row.owner, this.idleMs))) {
         const protocol = req.headers["mcp-protocol-version"];
-        const entry = await sessions.open(account, { id, agentId: row.agentId, ...(typeof protocol === "string" ? { protocolVersion: protocol } : {}) });
+        const entry = await resume({ id, agentId: row.agentId, ...(typeof protocol === "string" ? { protocolVersion: protocol } : {}) });
         this.touched.set(id, Date.now());
         this.logger.info({ session: id, from: row.owner }, "cluster: re-established an MCP session whose instance is gone");
         return entry;

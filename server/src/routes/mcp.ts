@@ -31,7 +31,7 @@ export function registerMcp(router: AppRouter, deps: AppDeps): (ctx: AppContext,
     let entry = id ? sessions.get(id, account) : undefined;
     // Several instances: the session may be served by another one, or its instance be gone.
     if (id && !entry && deps.cluster && !forwarded) {
-      const found = await deps.cluster.sessions.find(sessions, id, account, ctx.req, ctx.res, ctx.method === "POST" ? ctx.request.body : undefined);
+      const found = await deps.cluster.sessions.find((resume) => sessions.open(account, resume), id, account, ctx.req, ctx.res, ctx.method === "POST" ? ctx.request.body : undefined);
       if (found === "forwarded") {
         ctx.respond = false;
         return;
