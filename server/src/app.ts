@@ -8,6 +8,7 @@ import type { Reranker } from "@sightline/shared/rank";
 import { refineSnapshot } from "@sightline/shared/refine";
 import type { Bridge } from "./bridge/index.js";
 import { BridgeHub } from "./bridge/hub.js";
+import { ClusterBridge, presenceHooks, type Cluster } from "./cluster/index.js";
 import type { ServerConfig } from "./config.js";
 import type { AppDeps, AppState } from "./koa-types.js";
 import type { Ledger } from "./ledger/index.js";
@@ -33,6 +34,8 @@ export interface AppParts {
   snapshots?: SnapshotEngine;
   /** The extension bridge (default: a BridgeHub the /v1/bridge socket feeds). Closed with the app. */
   bridge?: Bridge;
+  /** Several instances on one PostgreSQL (cluster/index.ts openCluster): the bridge and MCP sessions span them. */
+  cluster?: Cluster | null;
 }
 
 export interface CreatedApp {
@@ -54,8 +57,9 @@ export function createApp(parts: AppParts): CreatedApp {
   const observe = createObserveRuntime({ config: parts.config, logger: parts.logger, ledger: parts.ledger, refine });
   closers.push(() => observe.close());
   const authFailures = new AuthFailures(parts.config.authFailuresPerMinute);
-  const bridge =
-    parts.bridge ??
+  const cluster = parts.bridge ? null : (parts.cluster ?? null);
+  const hub =
+    parts.bridge ? null :
     new BridgeHub({
       authenticate: (key) => parts.ledger.authenticate(key),
       logger: parts.logger,
@@ -66,8 +70,11 @@ export function createApp(parts: AppParts): CreatedApp {
         const c = await snapshots.check({ frame }, parts.config.maxRawElements);
         return c.ok ? null : c.stage === "invalid" ? c.error.message : `it could not be read (${c.message.split("\n")[0]})`;
       },
+      ...(cluster ? { presence: presenceHooks(cluster.directory, parts.logger) } : {}),
     });
+  const bridge: Bridge = parts.bridge ?? (cluster ? new ClusterBridge(hub!, cluster.directory, cluster.relay, { policy: observe.policy }) : hub!);
   stoppers.push(() => bridge.close());
+  if (cluster) closers.push(() => cluster.close());
   const deps: AppDeps = {
     config: parts.config,
     ledger: parts.ledger,
@@ -76,6 +83,7 @@ export function createApp(parts: AppParts): CreatedApp {
     refine,
     snapshots,
     bridge,
+    cluster,
     observe,
     authFailures,
     api: createApiChain({
@@ -93,7 +101,7 @@ export function createApp(parts: AppParts): CreatedApp {
   app.on("error", (err: unknown) => parts.logger.debug({ err }, "koa error event"));
 
   const router = new Router<AppState>();
-  registerRoutes(router, deps);
+  registerRoutes(router, deps, hub);
 
   const names = addressing(parts.config);
   app.use(requestId());

@@ -49,6 +49,13 @@ export interface ServerConfig {
   databaseUrl: string | null;
   /** Database connections per instance at most (SIGHTLINE_DATABASE_POOL). */
   databasePoolSize: number;
+  /**
+   * With a database: the URL the other instances reach this one at for relayed bridge calls
+   * and MCP requests (SIGHTLINE_INTERNAL_URL); null: http://HOST:PORT (server/src/cluster).
+   */
+  internalUrl: string | null;
+  /** The secret instances authenticate their hops with (SIGHTLINE_CLUSTER_SECRET); null: one kept in the database. */
+  clusterSecret: string | null;
   /** /v1/observe: browser pool, render timeout, egress policy, screenshot links (observe/config.ts). */
   observe: ObserveConfig;
 }
@@ -75,6 +82,8 @@ export const DEFAULT_CONFIG: ServerConfig = {
   mlRerank: "auto",
   databaseUrl: null,
   databasePoolSize: 10,
+  internalUrl: null,
+  clusterSecret: null,
   observe: DEFAULT_OBSERVE_CONFIG,
 };
 
@@ -156,6 +165,8 @@ export function loadConfig(
     mlRerank: rerankSetting(env.SIGHTLINE_ML_RERANK),
     databaseUrl: databaseUrl(env.SIGHTLINE_DATABASE_URL),
     databasePoolSize: int(env, "SIGHTLINE_DATABASE_POOL", DEFAULT_CONFIG.databasePoolSize, 1, 1000),
+    internalUrl: internalUrl(env.SIGHTLINE_INTERNAL_URL),
+    clusterSecret: env.SIGHTLINE_CLUSTER_SECRET?.trim() || null,
     observe: readObserveConfig(env, (msg) => new ConfigError(msg)),
   };
   const config = { ...fromEnv, ...overrides };
@@ -167,6 +178,13 @@ export function loadConfig(
     );
   }
   return { ...config, dataDir: resolve(config.dataDir) };
+}
+
+function internalUrl(raw: string | undefined): string | null {
+  const url = raw?.trim();
+  if (!url) return null;
+  if (!/^https?:\/\/[^/]+\/?$/i.test(url)) throw new ConfigError("SIGHTLINE_INTERNAL_URL must be an origin such as http://10.0.0.5:8787 (no path)");
+  return url.replace(/\/+$/, "");
 }
 
 /** 0.0.0.0, :: and the like: every interface. */

@@ -6,6 +6,7 @@ import type { Logger } from "pino";
 import type { Reranker } from "@sightline/shared/rank";
 import type { refineSnapshot } from "@sightline/shared/refine";
 import type { Bridge } from "./bridge/index.js";
+import type { Cluster } from "./cluster/index.js";
 import type { ServerConfig } from "./config.js";
 import type { Account, Ledger } from "./ledger/index.js";
 import type { AuthFailures } from "./middleware/auth-failures.js";
@@ -53,6 +54,8 @@ export interface AppDeps {
   authFailures: AuthFailures;
   /** The extension bridge: the person's shared tabs, per account (server/src/bridge). */
   bridge: Bridge;
+  /** Several instances on one PostgreSQL: the agent path across them (server/src/cluster); null on one. */
+  cluster: Cluster | null;
   /** What /v1/observe renders with: the browser pool and the screenshot storage (observe/runtime.ts). */
   observe: ObserveRuntime;
   /** Registers cleanup to run when the server closes (e.g. a browser pool). */

@@ -2,8 +2,10 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp, type AppParts } from "./app.js";
-import { loadConfig, type ServerConfig } from "./config.js";
-import { openLedger, type Ledger } from "./ledger/index.js";
+import { ConfigError, isWildcardHost, loadConfig, type ServerConfig } from "./config.js";
+import { openLedger, PgLedger, type Ledger } from "./ledger/index.js";
+import { ClusterBridge, openCluster } from "./cluster/index.js";
+import { MCP_IDLE_MS } from "./mcp/sessions.js";
 import { createLogger } from "./logger.js";
 import { loadRankModel } from "./rank-model.js";
 import { workerEngine } from "./snapshot/index.js";
@@ -64,7 +66,10 @@ export async function startServer(
     config.refineWorkers > 0 && !inject.refine
       ? workerEngine({ size: config.refineWorkers, setup: { rankModel: rank?.model ?? null }, logger })
       : undefined;
+  // On a database (and with the real bridge), the agent path spans the instances.
+  const cluster = ledger instanceof PgLedger && !inject.bridge ? await openCluster(ledger, { secret: config.clusterSecret, logger, sessionIdleMs: MCP_IDLE_MS }) : null;
   const created = createApp({
+    cluster,
     config,
     ledger,
     logger,
@@ -78,8 +83,9 @@ export async function startServer(
   server.keepAliveTimeout = 10_000;
   // WebSocket upgrades at /v1/bridge feed the hub (an injected stand-in bridge takes none).
   const { bridge } = created.deps;
-  if (bridge instanceof BridgeHub) {
-    const route = attachBridgeRoute(server, { bridge, logger, maxMessageBytes: config.bridgeMaxMessageBytes, addressing: addressing(config) });
+  const hub = bridge instanceof ClusterBridge ? bridge.hub : bridge;
+  if (hub instanceof BridgeHub) {
+    const route = attachBridgeRoute(server, { bridge: hub, logger, maxMessageBytes: config.bridgeMaxMessageBytes, addressing: addressing(config) });
     created.deps.onShutdown(() => route.close());
   }
   await new Promise<void>((resolve, reject) => {
@@ -91,6 +97,17 @@ export async function startServer(
   });
   const { port, address, family } = server.address() as AddressInfo;
   const host = family === "IPv6" ? `[${address}]` : address;
+  if (cluster) {
+    // Where the other instances relay calls to: a wildcard address is no address to reach.
+    const internal = config.internalUrl ?? (isWildcardHost(config.host) ? null : `http://${host}:${port}`);
+    if (!internal) {
+      server.close();
+      await created.close();
+      await ledger.close();
+      throw new ConfigError(`HOST=${config.host} with SIGHTLINE_DATABASE_URL: set SIGHTLINE_INTERNAL_URL to the address the other instances reach this one at`);
+    }
+    await cluster.announce(internal);
+  }
 
   let closing: Promise<void> | null = null;
   const close = () =>

@@ -73,9 +73,52 @@ export interface HubOptions {
   actIdleTimeoutMs?: number;
   /** What navigate URLs are held to before they are relayed (default: public addresses only). */
   navigation?: NavigationPolicy;
+  /** Several instances on one database: where each connection is recorded (server/src/cluster). */
+  presence?: PresenceHooks;
 }
 
+/**
+ * What the hub tells the cluster's directory (server/src/cluster) about its connections, so
+ * other instances find the person's tabs here. Failures are the directory's to log: a
+ * connection works here whatever the database says.
+ */
+export interface PresenceHooks {
+  /** The extension's handle prefix, the same on every instance. */
+  prefix(accountId: string, extension: string): Promise<string>;
+  connected(c: PresenceInfo): void;
+  tabs(c: PresenceInfo): void;
+  beat(c: PresenceInfo): void;
+  disconnected(c: PresenceInfo): void;
+}
+
+export interface PresenceInfo {
+  accountId: string;
+  extension: string;
+  prefix: string;
+  /** This socket's id: a late "disconnected" of an older socket does not remove a newer one. */
+  connection: string;
+  tabs: AgentTab[];
+}
+
+const presenceOf = (c: Connection): PresenceInfo => ({ accountId: c.accountId, extension: c.instance, prefix: c.prefix, connection: c.id, tabs: c.tabs });
+
+/** No extension of the account is connected (anywhere). */
+export const notConnected = () =>
+  new AgentError(
+    "not_connected",
+    "no browser is connected for this account: open the Sightline side panel, set this server and an API key of the same account in Settings, and share a tab",
+  );
+
+/** The handle names no shared tab. */
+export const noTab = (handle: string) =>
+  new AgentError("no_tab", `tab "${handle}" is not shared with the agent (the person shares tabs from the Sightline side panel); call tabs to list them`);
+
+/** Agent-visible tab handle: unique per extension instance of the account ("b1.742"). */
+export const handleOf = (prefix: string, extTab: string) => `${prefix}.${extTab}`;
+
 interface Connection {
+  /** Random id of this socket (presence rows name it). */
+  id: string;
   socket: BridgeSocket;
   accountId: string;
   instance: string;
@@ -107,9 +150,6 @@ const MINUTE = 60_000;
 
 /** Codes an extension may answer with; anything else becomes "failed". */
 const KNOWN_CODES = new Set<AgentErrorCode>(AGENT_ERROR_CODES);
-
-/** Agent-visible tab handle: unique per extension instance of the account ("b1.742"). */
-const handleOf = (prefix: string, extTab: string) => `${prefix}.${extTab}`;
 
 export class BridgeHub implements Bridge {
   /** accountId → instance → connection. */
@@ -205,6 +245,7 @@ export class BridgeHub implements Bridge {
             return;
           case "tabs":
             conn.tabs = msg.tabs.map((t) => ({ tab: String(t.tab), url: String(t.url), title: String(t.title ?? ""), active: t.active === true }));
+            this.opts.presence?.tabs(presenceOf(conn));
             return;
           case "result":
             this.settle(conn, msg.id, msg.ok, msg.data, msg.error, raw);
@@ -268,6 +309,18 @@ export class BridgeHub implements Bridge {
       socket.close(CLOSE.forbidden, "this API key's account is deactivated");
       return null;
     }
+    let prefix: string;
+    try {
+      prefix = this.opts.presence ? await this.opts.presence.prefix(account.id, instance) : this.prefixFor(account.id, instance);
+    } catch (err) {
+      this.opts.logger.error({ err }, "bridge: could not look up the extension's handle prefix");
+      socket.close(CLOSE.shutdown, "the server cannot reach its database; reconnect later");
+      return null;
+    }
+    if (this.closed) {
+      socket.close(CLOSE.shutdown, "server shutting down");
+      return null;
+    }
     // The same extension instance again (its worker restarted, the network came back): the
     // newer socket wins and the older one is told why.
     const old = this.accounts.get(account.id)?.get(instance);
@@ -275,15 +328,17 @@ export class BridgeHub implements Bridge {
     let conns = this.accounts.get(account.id);
     if (!conns) this.accounts.set(account.id, (conns = new Map()));
     const conn: Connection = {
+      id: randomBytes(9).toString("base64url"),
       socket,
       accountId: account.id,
       instance,
-      prefix: this.prefixFor(account.id, instance),
+      prefix,
       tabs: [],
       lastSeen: Date.now(),
       heartbeat: setInterval(() => this.beat(conn), this.heartbeatMs),
     };
     conns.set(instance, conn);
+    this.opts.presence?.connected(presenceOf(conn));
     this.send(conn, { type: "welcome", account: account.id, heartbeatMs: this.heartbeatMs });
     this.opts.logger.info({ account: account.id, prefix: conn.prefix }, "bridge: extension connected");
     return conn;
@@ -304,6 +359,7 @@ export class BridgeHub implements Bridge {
       return;
     }
     this.send(conn, { type: "ping" });
+    this.opts.presence?.beat(presenceOf(conn));
   }
 
   private send(conn: Connection, msg: ServerMessage): void {
@@ -331,6 +387,7 @@ export class BridgeHub implements Bridge {
     if (conns?.get(conn.instance) === conn) {
       conns.delete(conn.instance);
       if (!conns.size) this.accounts.delete(conn.accountId);
+      this.opts.presence?.disconnected(presenceOf(conn));
       this.opts.logger.info({ account: conn.accountId, prefix: conn.prefix }, "bridge: extension disconnected");
     }
     for (const [id, p] of this.pending) {
@@ -360,16 +417,22 @@ export class BridgeHub implements Bridge {
 
   /** The tabs the account's extensions shared, with handles unique across them. */
   tabs(accountId: string): AgentTab[] {
-    const conns = this.accounts.get(accountId);
-    if (!conns?.size) {
-      throw new AgentError(
-        "not_connected",
-        "no browser is connected for this account: open the Sightline side panel, set this server and an API key of the same account in Settings, and share a tab",
-      );
-    }
+    if (!this.connected(accountId)) throw notConnected();
+    return this.localTabs(accountId);
+  }
+
+  /** The tabs shared through this process's connections (none: empty). */
+  localTabs(accountId: string): AgentTab[] {
     const out: AgentTab[] = [];
-    for (const conn of conns.values()) for (const t of conn.tabs) out.push({ ...t, tab: handleOf(conn.prefix, t.tab) });
+    for (const conn of this.accounts.get(accountId)?.values() ?? []) for (const t of conn.tabs) out.push({ ...t, tab: handleOf(conn.prefix, t.tab) });
     return out;
+  }
+
+  /** Whether the extension sharing `handle` is connected to this process (its prefix is here). */
+  holds(accountId: string, handle: string): boolean {
+    const prefix = handle.slice(0, Math.max(0, handle.indexOf(".")));
+    for (const conn of this.accounts.get(accountId)?.values() ?? []) if (conn.prefix === prefix) return true;
+    return false;
   }
 
   private find(accountId: string, handle: string): { conn: Connection; extTab: string } {
@@ -381,7 +444,7 @@ export class BridgeHub implements Bridge {
     for (const conn of conns.values()) {
       if (dot > 0 && conn.prefix === prefix && conn.tabs.some((t) => t.tab === extTab)) return { conn, extTab };
     }
-    throw new AgentError("no_tab", `tab "${handle}" is not shared with the agent (the person shares tabs from the Sightline side panel); call tabs to list them`);
+    throw noTab(handle);
   }
 
   /** Takes or renews `sessionId`'s lease on a tab; another live lease makes it busy. */

@@ -87,6 +87,51 @@ export const MIGRATIONS: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    name: "cluster: instances, the bridge's presence, MCP sessions (server/src/cluster)",
+    sql: `
+      -- Every running instance and where the others reach it; id is its presence lock id, so
+      -- pg_locks tells whether it is alive.
+      CREATE TABLE cluster_instances (
+        id integer PRIMARY KEY,
+        url text NOT NULL,
+        started_at timestamptz NOT NULL DEFAULT now()
+      );
+      -- Each extension's handle prefix ("b1"), per account, kept across reconnects to any
+      -- instance so the agent's tab handles stay the same.
+      CREATE TABLE bridge_prefixes (
+        account_id text NOT NULL REFERENCES accounts (id),
+        extension text NOT NULL,
+        prefix text NOT NULL,
+        PRIMARY KEY (account_id, extension),
+        UNIQUE (account_id, prefix)
+      );
+      -- Which instance holds each connected extension, and the tabs it shared.
+      CREATE TABLE bridge_presence (
+        account_id text NOT NULL REFERENCES accounts (id),
+        extension text NOT NULL,
+        prefix text NOT NULL,
+        instance integer NOT NULL,
+        connection text NOT NULL,
+        tabs jsonb NOT NULL DEFAULT '[]',
+        heartbeat_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL,
+        PRIMARY KEY (account_id, extension)
+      );
+      CREATE INDEX bridge_presence_instance ON bridge_presence (instance);
+      -- MCP sessions: which instance serves each one (requests reaching another are relayed).
+      CREATE TABLE mcp_sessions (
+        id text PRIMARY KEY,
+        account_id text NOT NULL REFERENCES accounts (id),
+        agent_id text NOT NULL,
+        owner integer NOT NULL,
+        used_at timestamptz NOT NULL DEFAULT now(),
+        expires_at timestamptz NOT NULL
+      );
+      CREATE INDEX mcp_sessions_expires ON mcp_sessions (expires_at);
+    `,
+  },
 ];
 
 /** Applies the migrations this database lacks; returns the versions applied now. */

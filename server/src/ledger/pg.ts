@@ -103,6 +103,11 @@ export class PgLedger implements Ledger {
     this.idempotency = new PgIdempotencyStore(pool, presence);
   }
 
+  /** This instance's id among the instances on this database (its presence lock; server/src/cluster). */
+  get instanceId(): number {
+    return this.#presence.id;
+  }
+
   /** Connects, brings the schema up to date (migrations) and announces this instance. */
   static async connect(opts: PgLedgerOptions): Promise<PgLedger> {
     const pool = new pg.Pool({

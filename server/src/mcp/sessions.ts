@@ -12,9 +12,30 @@ import { AgentError, API_PRICES, composeAgentServer, type Billable } from "@sigh
 import { ContractError, ERROR_NAMES, type RefineResult, type SnapshotRequest } from "@sightline/shared/contract";
 import { frameOf } from "../bridge/capture-frames.js";
 import type { AppDeps } from "../koa-types.js";
+import { replayHandshake } from "./resume.js";
 
 /** A session unused this long ends (an agent that went away leaves no leases behind). */
 export const MCP_IDLE_MS = 30 * 60_000;
+
+/**
+ * Several instances on one database (server/src/cluster): each session is recorded where the
+ * others find it, so a request reaching another instance is relayed here, and a session whose
+ * instance died is re-established by the one its next request reaches.
+ */
+export interface SessionHooks {
+  opened(id: string, account: string, agentId: string): void;
+  used(id: string): void;
+  ended(id: string): void;
+}
+
+/** A session re-established here: its id and agent (whose tab leases it keeps). */
+export interface ResumedSession {
+  id: string;
+  agentId: string;
+  protocolVersion?: string;
+}
+
+export type McpSessionEntry = Entry;
 
 interface Entry {
   account: string;
@@ -33,7 +54,10 @@ export class McpSessions {
   private readonly byAccount = new Map<string, Set<Entry>>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly deps: Pick<AppDeps, "bridge" | "ledger" | "snapshots" | "config" | "logger">) {
+  constructor(
+    private readonly deps: Pick<AppDeps, "bridge" | "ledger" | "snapshots" | "config" | "logger">,
+    private readonly hooks?: SessionHooks,
+  ) {
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
@@ -43,6 +67,7 @@ export class McpSessions {
     const e = this.sessions.get(id);
     if (!e || e.account !== account) return undefined;
     e.lastUsed = Date.now();
+    this.hooks?.used(id);
     return e;
   }
 
@@ -78,7 +103,10 @@ export class McpSessions {
   }
 
   private forget(e: Entry): void {
-    if (e.id) this.sessions.delete(e.id);
+    if (e.id && this.sessions.get(e.id) === e) {
+      this.sessions.delete(e.id);
+      this.hooks?.ended(e.id);
+    }
     const set = this.byAccount.get(e.account);
     set?.delete(e);
     if (set?.size === 0) this.byAccount.delete(e.account);
@@ -95,16 +123,17 @@ export class McpSessions {
   }
 
   /** A new session for `account` (its id is known once initialize has been handled). */
-  async open(account: string, opts: { structuredContent?: boolean } = {}): Promise<Entry> {
+  async open(account: string, opts: { structuredContent?: boolean; resume?: ResumedSession } = {}): Promise<Entry> {
+    const { resume } = opts;
     await this.makeRoom(account);
     const { bridge, ledger, config } = this.deps;
-    const sessionRef: { id?: string } = {};
+    const agentId = resume?.agentId ?? randomUUID();
     const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: () => resume?.id ?? randomUUID(),
       onsessioninitialized: (id) => {
-        sessionRef.id = id;
         entry.id = id;
         this.sessions.set(id, entry);
+        if (!resume) this.hooks?.opened(id, account, agentId);
       },
     });
     // On the refinement workers, as /v1/snapshot: a capture the extension sent is validated
@@ -137,7 +166,6 @@ export class McpSessions {
         throw err;
       }
     };
-    const agentId = randomUUID();
     const backend = bridge.backendFor(account, agentId);
     const { server } = composeAgentServer({ backend, refine, prices: API_PRICES, bill, where: "extension", structuredContent: opts.structuredContent === true });
     const entry: Entry = { account, transport, server, lastUsed: Date.now(), busy: 0 };
@@ -149,6 +177,14 @@ export class McpSessions {
       bridge.release(agentId);
     };
     await server.connect(transport);
+    if (resume) {
+      try {
+        await replayHandshake(transport, resume.id, resume.protocolVersion);
+      } catch (err) {
+        await this.end(entry);
+        throw err;
+      }
+    }
     return entry;
   }
 

@@ -43,13 +43,14 @@ function parseHost(raw: string): { name: string; port: number | null } | null {
 /** A name in URL form: IPv6 addresses in brackets. */
 const urlName = (host: string) => (host.includes(":") && !host.startsWith("[") ? `[${host}]` : host.toLowerCase());
 
-export function addressing(config: Pick<ServerConfig, "host" | "allowedHosts" | "allowedOrigins" | "observe">): Addressing {
+export function addressing(config: Pick<ServerConfig, "host" | "allowedHosts" | "allowedOrigins" | "observe"> & { internalUrl?: string | null }): Addressing {
   const anyHost = config.allowedHosts.includes("*");
   const entries: Entry[] = LOOPBACK_NAMES.map((name) => ({ name, ports: "listen" as const }));
   if (!isWildcardHost(config.host)) entries.push({ name: urlName(config.host), ports: "listen" });
-  const publicUrl = config.observe.publicUrl;
-  if (publicUrl) {
-    const u = new URL(publicUrl);
+  // The public URL, and the internal one the other instances use for their hops (cluster/).
+  for (const url of [config.observe.publicUrl, config.internalUrl]) {
+    if (!url) continue;
+    const u = new URL(url);
     const port = Number(u.port || (u.protocol === "https:" ? 443 : 80));
     entries.push({ name: u.hostname.toLowerCase(), ports: new Set([port]) });
   }

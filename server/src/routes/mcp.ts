@@ -17,14 +17,27 @@ const isInitialize = (body: unknown): boolean => {
   return typeof first === "object" && first !== null && (first as { method?: unknown }).method === "initialize";
 };
 
-export function registerMcp(router: AppRouter, deps: AppDeps): void {
-  const sessions = new McpSessions(deps);
+/**
+ * Registers /mcp; returns the handler for an already authenticated account, which the internal
+ * route (routes/cluster.ts) runs for MCP requests another instance forwarded here.
+ */
+export function registerMcp(router: AppRouter, deps: AppDeps): (ctx: AppContext, account: string) => Promise<void> {
+  const sessions = new McpSessions(deps, deps.cluster?.sessions.hooks());
   deps.onShutdown(() => sessions.close());
 
-  const handle = async (ctx: AppContext) => {
-    const account = ctx.state.account!.id;
+  /** `forwarded`: it came from another instance, which found this one serving the session. */
+  const handle = async (ctx: AppContext, account: string, forwarded = false) => {
     const id = ctx.get(SESSION_HEADER);
     let entry = id ? sessions.get(id, account) : undefined;
+    // Several instances: the session may be served by another one, or its instance be gone.
+    if (id && !entry && deps.cluster && !forwarded) {
+      const found = await deps.cluster.sessions.find((resume) => sessions.open(account, { resume }), id, account, ctx.req, ctx.res, ctx.method === "POST" ? ctx.request.body : undefined);
+      if (found === "forwarded") {
+        ctx.respond = false;
+        return;
+      }
+      entry = found;
+    }
     if (id && !entry) {
       return jsonRpcError(ctx, 404, -32001, "Session not found: it ended (idle, closed for a newer session of this key, or deleted), or belongs to another key. Initialize a new one.");
     }
@@ -45,7 +58,9 @@ export function registerMcp(router: AppRouter, deps: AppDeps): void {
   };
 
   // Browser origins were refused before (middleware/cors.ts, origins.ts), ahead of the key check.
-  router.post("/mcp", ...deps.api("mcp"), handle);
-  router.get("/mcp", ...deps.api("mcp", "none"), handle);
-  router.delete("/mcp", ...deps.api("mcp", "none"), handle);
+  const fromKey = (ctx: AppContext) => handle(ctx, ctx.state.account!.id);
+  router.post("/mcp", ...deps.api("mcp"), fromKey);
+  router.get("/mcp", ...deps.api("mcp", "none"), fromKey);
+  router.delete("/mcp", ...deps.api("mcp", "none"), fromKey);
+  return (ctx, account) => handle(ctx, account, true);
 }

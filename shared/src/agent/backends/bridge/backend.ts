@@ -10,7 +10,8 @@ import type { BridgeOp, BridgeOps } from "./protocol.js";
 
 /** What the backend needs of the hub (server/src/bridge/hub.ts implements it). */
 export interface BridgeCalls {
-  tabs(accountId: string): AgentTab[];
+  /** Synchronous on one instance; several instances read the others' from the database. */
+  tabs(accountId: string): AgentTab[] | Promise<AgentTab[]>;
   call<K extends BridgeOp>(accountId: string, sessionId: string, handle: string, op: K, args: BridgeOps[K]["args"], hooks?: CallHooks): Promise<BridgeOps[K]["result"]>;
 }
 
