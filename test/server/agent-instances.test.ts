@@ -22,7 +22,7 @@ import { startPostgres, type PgServer } from "../support/postgres.js";
 import { startBalancer, type Balancer } from "../support/balancer.js";
 import { launchWithExtension, saveBackendSettings, type ExtensionBrowser } from "../extension/harness.js";
 import { serveAgentSite, type AgentSite } from "../agent/site.js";
-import { idOf, textOf } from "../agent/mcp-client.js";
+import { idOf, STRUCTURED, textOf } from "../agent/mcp-client.js";
 import { exited, SKIP_UNBUILT, startChild, type ChildServer } from "./process.js";
 
 const pgServer: PgServer | null = SKIP_UNBUILT ? null : await startPostgres();
@@ -46,7 +46,7 @@ async function agent(target: () => string, key: string): Promise<Agent> {
     client,
     transport,
     call: async (name, args = {}, progress) =>
-      (await client.callTool({ name, arguments: args }, undefined, progress ? { onprogress: (p) => void progress.push(String(p.message)) } : undefined)) as CallToolResult,
+      (await client.callTool({ name, arguments: args, _meta: STRUCTURED }, undefined, progress ? { onprogress: (p) => void progress.push(String(p.message)) } : undefined)) as CallToolResult,
     close: async () => {
       await transport.terminateSession().catch(() => undefined);
       await client.close().catch(() => undefined);
