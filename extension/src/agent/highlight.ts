@@ -11,7 +11,7 @@ export async function highlight(tabId: number, id: number | null): Promise<void>
     await exec(
       tabId,
       (b: unknown) => {
-        const a = (globalThis as unknown as { __sightlineAgent: Overlay }).__sightlineAgent;
+        const a = (globalThis as unknown as { __sightlineOverlay: Overlay }).__sightlineOverlay;
         if (b) a.scrollTo(b);
         return a.highlight(b);
       },
