@@ -6,17 +6,15 @@ import {
   isAgentError,
   isSecretTarget,
   loggableAction,
-  MASK,
-  type ActionResult,
-  type ActionTarget,
   type AgentAction,
   type Decision,
-  type RiskAssessment,
   type SecretValues,
 } from "@sightline/shared/agent/core";
-import { performAction } from "@sightline/shared/agent/perform";
+import type { BridgeOps } from "@sightline/shared/agent/bridge";
+import { performAction, staleError } from "@sightline/shared/agent/perform";
 import { explainTabError } from "../tab-errors.js";
 import type { Approvals } from "./approvals.js";
+import { capturePage } from "./capture.js";
 import type { Replier } from "./client.js";
 import * as cdp from "./debugger.js";
 import { ExtensionDriver } from "./driver.js";
@@ -42,21 +40,17 @@ const originOf = (url: string) => {
   }
 };
 
-/** A secret text never reaches the log (the page's facts or the agent's picture say secret). */
-function loggable(typed: SecretValues, action: AgentAction, target: ActionTarget | null, risk: RiskAssessment): AgentAction {
-  return typed.scrub(action.kind === "type" && risk.secret ? { ...action, text: MASK } : loggableAction(action, target));
-}
 
 export async function act(
   deps: ActDeps,
   callId: string,
   tabId: number,
-  action: AgentAction,
-  target: ActionTarget | null,
+  args: BridgeOps["act"]["args"],
   reply: Replier,
   started: number,
-): Promise<ActionResult> {
+): Promise<BridgeOps["act"]["result"]> {
   const { typed, approvals, log } = deps;
+  const { action, target } = args;
   const driver = new ExtensionDriver(tabId);
   const pageUrl = await driver.url();
   const id = "id" in action && action.id !== undefined ? action.id : null;
@@ -68,16 +62,16 @@ export async function act(
     }
   }
   const facts = id !== null ? await driver.call("describe", { id }) : null;
-  if (id !== null && !facts) throw new AgentError("stale", `element [${id}] is no longer on the page`, { id });
-  const risk = assessAction(action, { pageUrl, target, facts });
+  if (id !== null && !facts) throw staleError(id);
+  const origin = originOf(pageUrl);
+  // The policy decides the tier and whether the person is asked (shared/src/agent/core/policy.ts).
+  const risk = assessAction(action, { pageUrl, target, facts, siteAllowed: approvals.siteAllowed(origin) });
   const secret = action.kind === "type" && (risk.secret || isSecretTarget(target));
   if (secret) typed.add(action.text);
-  const origin = originOf(pageUrl);
-  const ask = risk.tier === "sensitive" || (risk.tier === "act" && !approvals.siteAllowed(origin));
   let decision: Decision = { tier: risk.tier, by: "policy", verdict: "approved" };
   let performed = action;
-  const base = { tabId, tool: action.kind, pageUrl, target, started };
-  if (ask) {
+  const base = { tabId, tool: action.kind, pageUrl, target, secret: risk.secret, started, followsHiddenText: args.followsHiddenText };
+  if (risk.ask) {
     const approval: PendingApproval = typed.scrub({
       id: callId,
       tabId,
@@ -85,7 +79,8 @@ export async function act(
       tier: risk.tier,
       summary: risk.summary,
       reasons: risk.reasons,
-      action: loggable(typed, action, null, risk),
+      // A secret text never reaches the card (the page's facts or the agent's picture say secret).
+      action: typed.scrub(loggableAction(action, null, risk.secret)),
       targetId: id,
       form: facts?.form ?? null,
       secret: risk.secret,
@@ -95,7 +90,7 @@ export async function act(
     const got = await approvals.ask(approval, reply);
     if (!got.approve) {
       const error = got.cancelled ? "the call was cancelled while waiting for the person" : "rejected by the person";
-      log.record({ ...base, summary: risk.summary, action: loggable(typed, action, target, risk), decision: { tier: risk.tier, by: got.cancelled ? "policy" : "person", verdict: "rejected" }, error });
+      log.record({ ...base, summary: risk.summary, action, decision: { tier: risk.tier, by: got.cancelled ? "policy" : "person", verdict: "rejected" }, error });
       throw new AgentError("rejected", error);
     }
     decision = { tier: risk.tier, by: "person", verdict: "approved" };
@@ -114,11 +109,14 @@ export async function act(
       });
     }
     const result = await performAction(driver, performed);
-    log.record({ ...base, summary, action: loggable(typed, performed, target, risk), decision, outcome: result.outcome, urlAfter: result.url });
-    return { ...result, decision };
+    log.record({ ...base, summary, action: performed, decision, outcome: result.outcome, urlAfter: result.url });
+    if (!args.capture) return { ...result, decision };
+    // The page after the action, in the same answer (the server's session diffs it).
+    const capture = await capturePage(tabId).catch(() => null);
+    return { ...result, decision, capture };
   } catch (err) {
     const msg = typed.scrub(isAgentError(err) ? err.message : explainTabError(err));
-    log.record({ ...base, summary, action: loggable(typed, performed, target, risk), decision, error: msg });
+    log.record({ ...base, summary, action: performed, decision, error: msg });
     throw err;
   }
 }

@@ -2,21 +2,18 @@
 // means, held while the person paused or took over, one act at a time per tab, and the answer
 // (typed secrets masked) or the error sent back.
 import { AgentError, isAgentError, type Decision } from "@sightline/shared/agent/core";
-import { markListeners, screenshotWithMarks, waitOnPage } from "@sightline/shared/agent/perform";
+import { screenshotWithMarks, waitOnPage } from "@sightline/shared/agent/perform";
 import type { BridgeOps, CallMessage } from "@sightline/shared/agent/bridge";
-import type { SnapshotRequest } from "@sightline/shared/contract";
 import { ensureInjected, exec } from "../inject.js";
 import { explainTabError } from "../tab-errors.js";
 import { act, type ActDeps } from "./act.js";
+import { capturePage } from "./capture.js";
 import type { Replier } from "./client.js";
-import * as cdp from "./debugger.js";
 import { ExtensionDriver } from "./driver.js";
 import type { Sharing } from "./sharing.js";
 
 type Sightline = {
-  collect(o?: unknown): Promise<SnapshotRequest>;
   read(o?: unknown): Promise<{ title: string; description: string; content: string }>;
-  receiveListenerMarks(): void;
 };
 
 /** Observing calls run without asking. */
@@ -59,17 +56,9 @@ export class Dispatch {
     const driver = new ExtensionDriver(tabId);
     switch (call.op) {
       case "capture": {
-        await ensureInjected(tabId);
-        // Holding the debugger (the person let the agent act here): listener records from CDP,
-        // so controls made clickable only by script are found as in headless Chromium. Best
-        // effort: without them the collector reads the page's looks.
-        if (cdp.isAttached(tabId)) {
-          await exec(tabId, () => (globalThis as unknown as { sightline: Sightline }).sightline.receiveListenerMarks(), []);
-          await markListeners((method, params) => cdp.send(tabId, method, params)).catch(() => 0);
-        }
-        // textVisibility: elements whose text the person cannot see are marked (text_hidden).
-        const req = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.collect({ textVisibility: true }), []);
-        log.record({ tabId, tool: "snapshot", summary: `Read the elements of ${req.url}`, decision: OBSERVED, started });
+        const req = await capturePage(tabId);
+        // Only the captures the agent asked for are its snapshots; a stale hint's is not.
+        if (!(call.args as BridgeOps["capture"]["args"]).internal) log.record({ tabId, tool: "snapshot", summary: `Read the elements of ${req.url}`, decision: OBSERVED, started });
         return req;
       }
       case "read": {
@@ -97,9 +86,9 @@ export class Dispatch {
         return { texts } satisfies BridgeOps["hidden_text"]["result"];
       }
       case "act": {
-        const { action, target } = call.args as BridgeOps["act"]["args"];
+        const args = call.args as BridgeOps["act"]["args"];
         const prev = this.chains.get(tabId) ?? Promise.resolve();
-        const next = prev.catch(() => undefined).then(() => act(this.deps, call.id, tabId, action, target, reply, started));
+        const next = prev.catch(() => undefined).then(() => act(this.deps, call.id, tabId, args, reply, started));
         this.chains.set(tabId, next);
         return next;
       }

@@ -1,7 +1,7 @@
 // The activity log the side panel shows and exports: one entry per agent call, typed secrets
 // masked, kept in session storage (the last MAX_LOG).
 import { browser, type Browser } from "wxt/browser";
-import { ACTIVITY_FORMAT, type ActionOutcome, type ActionTarget, type AgentAction, type Decision, type SecretValues } from "@sightline/shared/agent/core";
+import { activityEntry, type ActionOutcome, type ActionTarget, type AgentAction, type Decision, type SecretValues } from "@sightline/shared/agent/core";
 import type { LogEntry } from "./state.js";
 
 export const MAX_LOG = 500;
@@ -15,9 +15,13 @@ export interface LogInput {
   pageUrl?: string;
   action?: AgentAction;
   target?: ActionTarget | null;
+  /** The page said the target is secret (the policy's verdict): the typed text is masked. */
+  secret?: boolean;
   outcome?: ActionOutcome;
   urlAfter?: string;
   error?: string;
+  /** The server's session found the action seems to follow hidden text (provenance.ts). */
+  followsHiddenText?: boolean;
 }
 
 export class ActivityLog {
@@ -48,16 +52,20 @@ export class ActivityLog {
     void urlNow.then((url) => {
       // Whatever the page echoed of a typed secret (its address, a title in an error) is masked.
       const entry: LogEntry = this.typed.scrub({
-        format: ACTIVITY_FORMAT,
-        at: new Date().toISOString(),
-        tab: String(e.tabId),
-        tool: e.tool,
-        url,
-        ...(e.action ? { action: e.action } : {}),
-        ...(e.target ? { target: e.target } : {}),
-        decision: e.decision,
-        ...(e.error ? { outcome: "error" as const, error: e.error } : e.outcome ? { outcome: e.outcome } : {}),
-        ...(e.urlAfter ? { url_after: e.urlAfter } : {}),
+        ...activityEntry({
+          at: new Date(),
+          tab: String(e.tabId),
+          tool: e.tool,
+          url,
+          action: e.action,
+          target: e.target,
+          secret: e.secret,
+          decision: e.decision,
+          outcome: e.outcome,
+          error: e.error,
+          urlAfter: e.urlAfter,
+          followsHiddenText: e.followsHiddenText,
+        }),
         summary: e.summary,
         ms: Date.now() - e.started,
       });
