@@ -40,7 +40,6 @@ const originOf = (url: string) => {
   }
 };
 
-
 export async function act(
   deps: ActDeps,
   callId: string,

@@ -10,7 +10,7 @@ import { AgentError } from "../core/errors.js";
 import type { ActOutcome, AgentBackend, CallHooks, CaptureOptions, ReadPage } from "./backend.js";
 import { compact, nameOf, type CompactElement } from "./elements.js";
 import { isStale, staleAnswer } from "./stale.js";
-import { activityEntry, type ActivityEntry } from "../core/activity.js";
+import { activityEntry, type ActivityEntry, type ActivityInput } from "../core/activity.js";
 import { followsHiddenText, hiddenIdsOf, hiddenPassagesIn, HIDDEN_NOTICE } from "./provenance.js";
 import { isSecretTarget, SecretValues } from "../core/secrets.js";
 
@@ -224,7 +224,7 @@ export class AgentSession {
     if (action.kind === "type" && isSecretTarget(target)) this.secrets.add(action.text);
     const mem = this.memory.get(tab);
     const followsHidden = mem ? followsHiddenText(action, mem.hidden, mem.hiddenIds) : false;
-    const log = (rest: Partial<Parameters<typeof activityEntry>[0]>) =>
+    const log = (rest: Partial<ActivityInput>) =>
       this.deps.onActivity?.(this.secrets.scrub(activityEntry({ at, tab, tool: action.kind, url: mem?.url ?? "", action, target, followsHiddenText: followsHidden, ...rest })));
     let result: ActOutcome;
     try {
