@@ -6,7 +6,7 @@ import { sourceAliases } from "../shared/scripts/entry-points.mjs";
 
 const shared = fileURLToPath(new URL("../shared/", import.meta.url));
 const collectorBundle = `${shared}dist/collector.js`;
-// The page agent for acting (shared/src/page-agent), next to the collector in the same world.
+// The page agent for acting (shared/src/agent/page/), next to the collector in the same world.
 const pageAgentBundle = `${shared}dist/page-agent.js`;
 
 export default defineConfig({
@@ -30,7 +30,7 @@ export default defineConfig({
     permissions: ["activeTab", "scripting", "storage", "alarms", "webNavigation", ...(browser === "firefox" ? [] : ["sidePanel", "debugger"])],
     optional_host_permissions: ["http://*/*", "https://*/*"],
     action: { default_title: "Open Sightline" },
-    // Only the collector and the overlay agent are injected, by the extension itself.
+    // Only the collector, the overlay and the page agent are injected, by the extension itself.
     web_accessible_resources: [],
     ...(browser === "firefox"
       ? { browser_specific_settings: { gecko: { id: "sightline@sightline.dev" } } }

@@ -50,7 +50,7 @@ type Sightline = {
   collect(o?: unknown): Promise<SnapshotRequest>;
   read(o?: unknown): Promise<ReadResult>;
 };
-type Agent = {
+type Overlay = {
   overlay(b: Box[] | null, s?: PageScroll): number;
   highlight(b: Box | null, s?: PageScroll): boolean;
   scrollTo(b: Box, s?: PageScroll): boolean;
@@ -92,16 +92,16 @@ async function handle(req: PanelRequest): Promise<PanelResults[PanelRequest["typ
     }
     case "page-image":
       await ensureInjected(req.tabId);
-      return { dataUrl: await exec(req.tabId, (id?: number) => (globalThis as unknown as { __sightlineAgent: Agent }).__sightlineAgent.image(id ?? undefined), [req.id ?? null] as never) };
+      return { dataUrl: await exec(req.tabId, (id?: number) => (globalThis as unknown as { __sightlineOverlay: Overlay }).__sightlineOverlay.image(id ?? undefined), [req.id ?? null] as never) };
     case "overlay":
       await ensureInjected(req.tabId);
-      return { shown: await exec(req.tabId, (b: Box[] | null, s?: PageScroll) => (globalThis as unknown as { __sightlineAgent: Agent }).__sightlineAgent.overlay(b, s ?? undefined), [req.boxes, req.scroll ?? null] as never) };
+      return { shown: await exec(req.tabId, (b: Box[] | null, s?: PageScroll) => (globalThis as unknown as { __sightlineOverlay: Overlay }).__sightlineOverlay.overlay(b, s ?? undefined), [req.boxes, req.scroll ?? null] as never) };
     case "highlight":
       await ensureInjected(req.tabId);
-      return { found: await exec(req.tabId, (b: Box | null, s?: PageScroll) => (globalThis as unknown as { __sightlineAgent: Agent }).__sightlineAgent.highlight(b, s ?? undefined), [req.box, req.scroll ?? null] as never) };
+      return { found: await exec(req.tabId, (b: Box | null, s?: PageScroll) => (globalThis as unknown as { __sightlineOverlay: Overlay }).__sightlineOverlay.highlight(b, s ?? undefined), [req.box, req.scroll ?? null] as never) };
     case "scroll-to":
       await ensureInjected(req.tabId);
-      return { found: await exec(req.tabId, (b: Box, s?: PageScroll) => (globalThis as unknown as { __sightlineAgent: Agent }).__sightlineAgent.scrollTo(b, s ?? undefined), [req.box, req.scroll ?? null] as never) };
+      return { found: await exec(req.tabId, (b: Box, s?: PageScroll) => (globalThis as unknown as { __sightlineOverlay: Overlay }).__sightlineOverlay.scrollTo(b, s ?? undefined), [req.box, req.scroll ?? null] as never) };
   }
 }
 

@@ -1,5 +1,5 @@
 // Running code in a tab's extension world (chrome.scripting, ISOLATED world): the collector,
-// the panel's overlay agent and the page agent for acting live there together, so the ids the
+// the panel's overlay (page-overlay.ts) and the page agent for acting live there together, so the ids the
 // panel shows and the ids an agent uses are the same.
 import { browser } from "wxt/browser";
 
@@ -18,13 +18,13 @@ export async function execWithDocument<A extends unknown[], R>(tabId: number, fu
   return { result: r.result, documentId: r.documentId ?? "" };
 }
 
-/** Injects the collector bundle, the overlay agent and the page agent once per document. */
+/** Injects the collector bundle, the overlay and the page agent once per document. */
 export async function ensureInjected(tabId: number): Promise<void> {
   const missing = await exec(
     tabId,
     () => {
       const g = globalThis as Record<string, unknown>;
-      return [!g.sightline && "/collector.js", !g.__sightlineAgent && "/page-agent.js", !g.__sightlinePageAgent__ && "/agent-calls.js"].filter(Boolean) as string[];
+      return [!g.sightline && "/collector.js", !g.__sightlineOverlay && "/page-overlay.js", !g.__sightlinePageAgent__ && "/agent-calls.js"].filter(Boolean) as string[];
     },
     [],
   );

@@ -66,8 +66,8 @@ export function createApp(parts: AppParts): CreatedApp {
       authFailures,
       navigation: { policy: observe.policy },
       // On a refinement worker: a 50,000-element capture takes ~0.3 s to validate.
-      checkCapture: async (frame) => {
-        const c = await snapshots.check({ frame }, parts.config.maxRawElements);
+      checkCapture: async (frame, key) => {
+        const c = await snapshots.check(key ? { frame, key } : { frame }, parts.config.maxRawElements);
         return c.ok ? null : c.stage === "invalid" ? c.error.message : `it could not be read (${c.message.split("\n")[0]})`;
       },
       ...(cluster ? { presence: presenceHooks(cluster.directory, parts.logger) } : {}),

@@ -55,7 +55,14 @@ beforeAll(async () => {
   await panel.check("#share-toggle");
   await connected("connected");
   mcp = await httpClient(sl.origin, key);
+  // Counted for the log: the snapshots the agent asked for (the log must list those, no others).
+  const call = mcp.call.bind(mcp);
+  mcp.call = (name, ...rest) => {
+    if (name === "snapshot") agentSnapshots++;
+    return call(name, ...rest);
+  };
 });
+let agentSnapshots = 0;
 
 afterAll(async () => {
   await mcp?.close();
@@ -255,6 +262,12 @@ describe("the person's tab through the extension", () => {
     expect(entries.find((e) => e.decision?.verdict === "edited")?.action).toMatchObject({ text: "carol@example.com" });
     expect(entries.find((e) => e.decision?.verdict === "rejected")).toBeDefined();
     expect(replayable(entries).some((e) => e.decision?.verdict === "rejected")).toBe(false);
+    // Every action says whether it seems to follow hidden text (the session's verdict, issue 32).
+    const acts = entries.filter((e) => e.action);
+    expect(acts.length).toBeGreaterThan(5);
+    for (const e of acts) expect(typeof e.follows_hidden_text, JSON.stringify(e)).toBe("boolean");
+    // Only the snapshots the agent asked for: not the page captured after each action or for a stale hint.
+    expect(entries.filter((e) => e.tool === "snapshot")).toHaveLength(agentSnapshots);
   });
 
   it("a tab that was not shared cannot be reached", async () => {

@@ -1,6 +1,6 @@
 // What the background's agent supervisor shows the side panel, and what the panel may ask of
 // it. The panel renders this state; the background owns it.
-import type { ActivityEntry, AgentAction, RiskTier } from "@sightline/shared/agent/core";
+import type { ActivityEntry, AgentAction, Tier } from "@sightline/shared/agent/core";
 import type { FormFacts } from "@sightline/shared/agent/perform";
 
 export type ConnectionStatus = "off" | "connecting" | "connected" | "reconnecting" | "lost";
@@ -21,7 +21,7 @@ export interface PendingApproval {
   tabId: number;
   /** The page's origin, for "act runs on this site". */
   origin: string;
-  tier: RiskTier;
+  tier: Tier;
   summary: string;
   reasons: string[];
   action: AgentAction;

@@ -58,7 +58,7 @@ export interface HubOptions {
    * frame: null when it is a valid snapshot request, else why not. The server runs it on a
    * refinement worker; by default it runs here.
    */
-  checkCapture?(frame: string): Promise<string | null>;
+  checkCapture?(frame: string, key?: "capture"): Promise<string | null>;
   heartbeatMs?: number;
   /** How long the first message (hello) may take. */
   helloTimeoutMs?: number;
@@ -398,10 +398,11 @@ export class BridgeHub implements Bridge {
     }
   }
 
-  private async checkCapture(frame: string): Promise<string | null> {
-    if (this.opts.checkCapture) return this.opts.checkCapture(frame).catch((err: unknown) => String(err));
+  private async checkCapture(frame: string, key?: "capture"): Promise<string | null> {
+    if (this.opts.checkCapture) return this.opts.checkCapture(frame, key).catch((err: unknown) => String(err));
     try {
-      validateSnapshotRequest((JSON.parse(frame) as { data?: unknown }).data);
+      const data = (JSON.parse(frame) as { data?: unknown }).data;
+      validateSnapshotRequest(key ? (data as Record<string, unknown> | undefined)?.[key] : data);
       return null;
     } catch (err) {
       return err instanceof ContractError ? err.message : String(err);
@@ -520,6 +521,17 @@ export class BridgeHub implements Bridge {
           return;
         }
         rememberFrame(data as object, frame);
+        p.resolve(data);
+      });
+      return;
+    }
+    const after = ok && p.op === "act" ? (data as { capture?: unknown } | null)?.capture : undefined;
+    if (after && typeof after === "object") {
+      // The page after the action came with it: checked like any capture. One that is not valid
+      // is dropped (the action did happen), and the session captures again, checked there.
+      void this.checkCapture(frame, "capture").then((why) => {
+        if (why !== null) delete (data as { capture?: unknown }).capture;
+        else rememberFrame(after, frame, "capture");
         p.resolve(data);
       });
       return;

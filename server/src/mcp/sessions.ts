@@ -139,9 +139,8 @@ export class McpSessions {
     // On the refinement workers, as /v1/snapshot: a capture the extension sent is validated
     // there and refined from its frame's text (capture-frames.ts).
     const refine = async (req: SnapshotRequest, opts: { goal?: string; limit?: number }): Promise<RefineResult> => {
-      const frame = frameOf(req);
       const out = await this.deps.snapshots.refine({
-        source: frame ? { frame } : { request: req },
+        source: frameOf(req) ?? { request: req },
         ...(opts.goal ? { goal: opts.goal } : {}),
         ...(opts.limit ? { limit: opts.limit } : {}),
         cap: config.snapshotCap,
@@ -167,6 +166,9 @@ export class McpSessions {
       }
     };
     const backend = bridge.backendFor(account, agentId);
+    // No activity sink: the server keeps no activity log. The log of an /mcp session is the
+    // extension's (its side panel, exported as sightline-activity/1); the session hands it the
+    // provenance verdict (follows_hidden_text) with each action, over the bridge.
     const { server } = composeAgentServer({ backend, refine, prices: API_PRICES, bill, where: "extension", structuredContent: opts.structuredContent === true });
     const entry: Entry = { account, transport, server, lastUsed: Date.now(), busy: 0 };
     let set = this.byAccount.get(account);

@@ -1,4 +1,6 @@
-// Every route of the server, registered in one place (one file per route).
+// Every Koa route of the server, registered in one place (one file per route). The one route
+// that is not Koa's, GET /v1/bridge (a WebSocket upgrade the HTTP server takes before Koa sees
+// it), is routes/bridge.ts too; server.ts attaches it to the HTTP server.
 import type { AppDeps, AppRouter } from "../koa-types.js";
 import type { BridgeHub } from "../bridge/hub.js";
 import { registerCluster } from "./cluster.js";

@@ -80,10 +80,11 @@ export function runSnapshotJob(job: SnapshotJob, engine: RefineEngine, onValid: 
 
 /**
  * A page capture to check or refine: the text of the bridge frame that carried it (a result
- * message, the capture is its `data`; parsed where the job runs, so a big capture is never
- * cloned between threads), or the capture itself.
+ * message, the capture is its `data`, or `data.capture` for an act that answered with the page
+ * after it; parsed where the job runs, so a big capture is never cloned between threads), or
+ * the capture itself.
  */
-export type CaptureSource = { frame: string } | { request: unknown };
+export type CaptureSource = { frame: string; key?: "capture" } | { request: unknown };
 
 /** Refines a capture as an MCP tool call asks (goal, limit), after validating it. */
 export interface CaptureRefineJob {
@@ -105,7 +106,8 @@ export type CaptureRefineOutcome =
   | { ok: false; stage: "failed"; message: string };
 
 function captureOf(source: CaptureSource, maxElements: number): SnapshotRequest {
-  const raw = "frame" in source ? (parseJsonText(source.frame) as { data?: unknown } | null)?.data : source.request;
+  const data = "frame" in source ? (parseJsonText(source.frame) as { data?: unknown } | null)?.data : source.request;
+  const raw = "frame" in source && source.key ? (data as Record<string, unknown> | null | undefined)?.[source.key] : data;
   return validateSnapshotRequest(raw, { maxElements });
 }
 

@@ -5,9 +5,9 @@
 // the bundle dist/page-agent.js.
 export * from "./core/index.js";
 export * from "./perform/index.js";
-export type { AgentBackend, CallHooks, CaptureOptions, MarkBox, ReadPage } from "./session/backend.js";
+export type { ActOptions, ActOutcome, AgentBackend, CallHooks, CaptureOptions, MarkBox, ReadPage } from "./session/backend.js";
 export { AgentSession, compact, MAX_CHANGE_LINES, type SessionDeps, type SnapshotOptions, type SnapshotAnswer, type CompactElement, type ActAnswer, type Billable } from "./session/session.js";
-export { closestElement } from "./session/stale.js";
+export { closestElement, staleAnswer } from "./session/stale.js";
 export { markHiddenRuns, hiddenPassagesIn, hiddenIdsOf, stripRunSentinels, followsHiddenText, HIDDEN_NOTICE, HIDDEN_OPEN, HIDDEN_CLOSE, RUN_START, RUN_END, TEXT_HIDDEN_ATTRIBUTE } from "./session/provenance.js";
 export { replayable, replayEntry } from "./session/replay.js";
 export { composeAgentServer, SIGHTLINE_MCP_VERSION, STRUCTURED_META, type AgentServer, type AgentServerParts } from "./session/compose.js";

@@ -5,21 +5,17 @@
 // something covers it, and an AgentError "stale" when the element is gone.
 import type { Page } from "playwright-core";
 import type { RefinedElement } from "../contract/index.js";
-import type { AgentAction } from "../agent/core/actions.js";
+import type { ActionOutcome, ActionResult as AgentActionResult, AgentAction } from "../agent/core/actions.js";
 import { performAction, type PerformOptions } from "../agent/perform/perform.js";
 import { PlaywrightDriver } from "../agent/backends/headless/driver.js";
 
-export type ActionOutcome = "navigated" | "dom_changed" | "nothing_changed";
+export type { ActionOutcome };
 
-export interface ActionResult {
-  outcome: ActionOutcome;
-  /** Page URL after the action. */
-  url: string;
-  /** DOM mutations plus input/change events counted (0 when navigated). */
-  changes: number;
-  /** How the element was reached: a real mouse click at its centre, a DOM-level fallback, or keys. */
-  method: "mouse" | "dom" | "keyboard" | "browser";
-}
+/**
+ * What an action did: the agent stack's ActionResult (agent/core/actions.ts), with the count of
+ * DOM mutations and input/change events under the name the SDK has always given it.
+ */
+export type ActionResult = Pick<AgentActionResult, "outcome" | "url" | "method"> & { changes: number };
 
 export interface ActionOptions {
   /** How long to wait for a first effect before answering `nothing_changed`. Default 1000 ms. */

@@ -73,6 +73,20 @@ describe("risk tiers", () => {
     expect(assessAction({ kind: "click", id: 5 }, { pageUrl: page, target: target(5, "Confirm payment"), facts: facts({}) }).tier).toBe("sensitive");
   });
 
+  it("a 'link' that runs script in place ('#', javascript:) is judged by its words, like a button", () => {
+    for (const href of [`${page}#`, `${page}#remove-3`, "javascript:void(0)"]) {
+      const a = assessAction({ kind: "click", id: 7 }, { pageUrl: page, target: target(7, "Remove item", "link"), facts: facts({ tag: "a", href }) });
+      expect(a.tier, href).toBe("sensitive");
+      expect(a.summary, href).toContain("its name says 'Remove'");
+      expect(a.ask, href).toBe(true);
+    }
+    // The same words on a link that opens a page of the site: act (a way to that page).
+    expect(assessAction({ kind: "click", id: 7 }, { pageUrl: page, target: target(7, "Remove item", "link"), facts: facts({ tag: "a", href: "https://shop.example.com/cart/remove" }) }).tier).toBe("act");
+    // A script-run 'link' with plain words is act, not "another site".
+    const next = assessAction({ kind: "click", id: 8 }, { pageUrl: page, target: target(8, "Next", "link"), facts: facts({ tag: "a", href: "javascript:void(0)" }) });
+    expect(next).toMatchObject({ tier: "act", reasons: [] });
+  });
+
   it("a link to another site and a download link are sensitive", () => {
     expect(assessAction({ kind: "click", id: 2 }, { pageUrl: page, target: target(2, "Docs", "link"), facts: facts({ tag: "a", href: "https://other.test/" }) }).tier).toBe("sensitive");
     expect(assessAction({ kind: "click", id: 2 }, { pageUrl: page, target: target(2, "Invoice", "link"), facts: facts({ tag: "a", href: "https://shop.example.com/i.pdf", download: true }) }).tier).toBe("sensitive");
@@ -82,6 +96,25 @@ describe("risk tiers", () => {
     const a = assessAction({ kind: "type", id: 4, text: "x", submit: true }, { pageUrl: page, target: target(4, "Coupon", "textbox", "text"), facts: facts({ tag: "input", inputType: "text", form: form("checkout") }) });
     expect(a.tier).toBe("sensitive");
     expect(a.summary).toContain("and press Enter");
+  });
+});
+
+describe("whether the person is asked (the same function as the tier)", () => {
+  const click = (name: string, over: Partial<TargetFacts>, siteAllowed?: boolean) =>
+    assessAction({ kind: "click", id: 1 }, { pageUrl: page, target: target(1, name), facts: facts(over), siteAllowed });
+
+  it("observe never asks", () => {
+    expect(assessAction({ kind: "scroll" }, { pageUrl: page, target: null, facts: null, siteAllowed: false }).ask).toBe(false);
+  });
+
+  it("act asks unless the person let act run on the site", () => {
+    expect(click("Save", {}).ask).toBe(true);
+    expect(click("Save", {}, false).ask).toBe(true);
+    expect(click("Save", {}, true)).toMatchObject({ tier: "act", ask: false });
+  });
+
+  it("sensitive asks even where act runs without asking", () => {
+    expect(click("Place order", { submits: true, form: form("checkout", "Place order") }, true)).toMatchObject({ tier: "sensitive", ask: true });
   });
 });
 

@@ -28,10 +28,55 @@ export interface ActivityEntry {
   follows_hidden_text?: boolean;
 }
 
-/** The action as it may be logged: text typed into a secret field (secrets.ts) replaced by MASK. */
-export function loggableAction(action: AgentAction, target: ActionTarget | null | undefined): AgentAction {
-  if (action.kind === "type" && isSecretTarget(target)) return { ...action, text: MASK };
+/**
+ * The action as it may be logged: text typed into a secret field (secrets.ts) replaced by MASK.
+ * `secret`: the page itself said the field is secret (policy.ts's verdict from its facts).
+ */
+export function loggableAction(action: AgentAction, target: ActionTarget | null | undefined, secret = false): AgentAction {
+  if (action.kind === "type" && (secret || isSecretTarget(target))) return { ...action, text: MASK };
   return action;
+}
+
+/** What an entry is built from; every writer of the log (session, extension) goes through activityEntry. */
+export interface ActivityInput {
+  tab: string;
+  tool: string;
+  url: string;
+  /** When the call started (default: now). */
+  at?: Date;
+  /** The action as asked; its text is masked here when the target is secret. */
+  action?: AgentAction;
+  target?: ActionTarget | null;
+  /** The page said the target is secret (policy.ts), beyond what the agent saw of it. */
+  secret?: boolean;
+  decision?: Decision;
+  outcome?: ActionOutcome;
+  /** The call failed: outcome "error" with this message. */
+  error?: string;
+  urlAfter?: string;
+  changes?: string[];
+  followsHiddenText?: boolean;
+}
+
+/**
+ * The one builder of an activity entry. Secrets typed earlier (SecretValues) are the caller's to
+ * scrub from the whole entry; the text of a type action into a secret field is masked here.
+ */
+export function activityEntry(e: ActivityInput): ActivityEntry {
+  return {
+    format: ACTIVITY_FORMAT,
+    at: (e.at ?? new Date()).toISOString(),
+    tab: e.tab,
+    tool: e.tool,
+    url: e.url,
+    ...(e.action ? { action: loggableAction(e.action, e.target, e.secret) } : {}),
+    ...(e.target ? { target: e.target } : {}),
+    ...(e.decision ? { decision: e.decision } : {}),
+    ...(e.error !== undefined ? { outcome: "error" as const, error: e.error } : e.outcome ? { outcome: e.outcome } : {}),
+    ...(e.urlAfter ? { url_after: e.urlAfter } : {}),
+    ...(e.changes ? { changes: e.changes } : {}),
+    ...(e.followsHiddenText !== undefined ? { follows_hidden_text: e.followsHiddenText } : {}),
+  };
 }
 
 export function toJsonLines(entries: ActivityEntry[]): string {

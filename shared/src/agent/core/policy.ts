@@ -1,12 +1,11 @@
-// How risky an agent's action is, and the one line the person reads before approving it. One
-// home for the tiers (issue 17): observe never asks, act asks unless the person let act run on
-// the site, sensitive always asks. Isomorphic: the extension's approval card and anything that
-// replays or audits a log use the same rules.
+// How risky an agent's action is, whether the person is asked before it runs, and the one line
+// they read on the card. One home for the tiers and the asking (issue 17, 32): observe never
+// asks, act asks unless the person let act run on the site, sensitive always asks. Isomorphic:
+// the extension's supervisor only calls assessAction; anything that replays or audits a log
+// uses the same rules.
 import type { ActionTarget, AgentAction, Tier } from "./actions.js";
 import type { TargetFacts } from "../perform/page-calls.js";
 import { isSecretField, isSecretTarget } from "./secrets.js";
-
-export type RiskTier = Tier;
 
 export interface RiskContext {
   /** The page the action starts on. */
@@ -15,10 +14,14 @@ export interface RiskContext {
   target: ActionTarget | null;
   /** What the page says about the element now (page agent `describe`), when it has an id. */
   facts: TargetFacts | null;
+  /** The person let act run on this page's site without asking (Allow on this site). */
+  siteAllowed?: boolean;
 }
 
 export interface RiskAssessment {
-  tier: RiskTier;
+  tier: Tier;
+  /** The person approves (or rejects) it before it runs: sensitive, or act on a site not allowed. */
+  ask: boolean;
   /** Why it is sensitive, in words ("it submits the checkout form"); empty otherwise. */
   reasons: string[];
   /** "Type 'alice@example.com' into Email [18]" (secrets masked). */
@@ -62,6 +65,28 @@ function hostOf(url: string): string {
   }
 }
 
+/**
+ * A link opens a page when it leads somewhere else than this document: an http(s) address that
+ * is not only a fragment of the page it is on. "#", "#top", javascript: and a missing href do not.
+ */
+function opensPage(href: string, pageUrl: string): boolean {
+  let to: URL;
+  try {
+    to = new URL(href, pageUrl);
+  } catch {
+    return false;
+  }
+  if (to.protocol !== "http:" && to.protocol !== "https:") return to.protocol !== "javascript:";
+  let here: URL | null = null;
+  try {
+    here = new URL(pageUrl);
+  } catch {
+    here = null;
+  }
+  const bare = (u: URL) => `${u.origin}${u.pathname}${u.search}`;
+  return !(here && bare(here) === bare(to) && href.includes("#"));
+}
+
 function formWords(facts: TargetFacts | null): string {
   const f = facts?.form;
   return f ? `${f.name} ${f.action} ${f.submitLabel}` : "";
@@ -84,7 +109,7 @@ export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessm
     (!!facts?.secret ||
       (!!facts && isSecretField({ tag: facts.tag, type: facts.inputType, autocomplete: facts.autocomplete, label: target?.name })) ||
       isSecretTarget(target));
-  let tier: RiskTier = "act";
+  let tier: Tier = "act";
   let summary: string;
   let secret = false;
 
@@ -98,11 +123,14 @@ export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessm
       if (secretTarget) reasons.push("it is a secret field (a password, one-time code, PIN or card)");
       if (facts?.download) reasons.push("it downloads a file");
       const submits = !!facts?.submits;
+      const page = facts?.href && !facts.download ? opensPage(facts.href, ctx.pageUrl) : false;
       if (submits && (SENSITIVE_WORDS.test(name) || SENSITIVE_WORDS.test(formWords(facts)))) reasons.push(`it submits ${formName(facts)}`);
-      // A button's words are what it does; a link's only say where it goes (same-site links
-      // that leave the site or download are caught below).
-      else if (!facts?.href && SENSITIVE_WORDS.test(name)) reasons.push(`its name says ${quote(SENSITIVE_WORDS.exec(name)![0])}`);
-      if (facts?.href && !facts.download && !sameSite(ctx.pageUrl, facts.href)) reasons.push(`it opens another site (${hostOf(facts.href)})`);
+      // A button's words are what it does; a link that opens a page is a way to that page,
+      // whatever its words: a same-site 'Checkout' link opens the checkout page, and what buys
+      // is the button that places the order. A "link" that runs script in place ("#",
+      // javascript:) is a button and is judged by its words.
+      else if (!page && SENSITIVE_WORDS.test(name)) reasons.push(`its name says ${quote(SENSITIVE_WORDS.exec(name)![0])}`);
+      if (page && !sameSite(ctx.pageUrl, facts!.href!)) reasons.push(`it opens another site (${hostOf(facts!.href!)})`);
       break;
     }
     case "type": {
@@ -132,5 +160,6 @@ export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessm
     tier = "sensitive";
     summary += `, a sensitive action: ${reasons.join("; ")}`;
   }
-  return { tier, reasons, summary, secret };
+  const ask = tier === "sensitive" || (tier === "act" && !ctx.siteAllowed);
+  return { tier, ask, reasons, summary, secret };
 }

@@ -7,17 +7,28 @@ type CollectorGlobal = { __sightlineCollectorState__?: { ids: WeakMap<Node, numb
 let target: Element | null = null;
 export const located = (): Element | null => (target?.isConnected ? target : null);
 
-/** The node the collector numbered `id`, in the document, open shadow roots and same-origin frames. */
+/** Elements already met while walking, by id: a page of many ids is not walked once per id. */
+const seen = new Map<number, WeakRef<Element>>();
+
+/**
+ * The node the collector numbered `id`, in the document, open shadow roots and same-origin
+ * frames. The one lookup for acting (locate, describe) and for the extension's overlay.
+ */
 export function elementById(id: number): Element | null {
   const ids = (globalThis as CollectorGlobal).__sightlineCollectorState__?.ids;
   if (!ids) return null;
+  const cached = seen.get(id)?.deref();
+  // A new capture may number nodes anew: the cache is only trusted when the collector agrees.
+  if (cached?.isConnected && ids.get(cached) === id) return cached;
   const stack: (Document | ShadowRoot)[] = [document];
   while (stack.length) {
     const root = stack.pop()!;
     const all = root.querySelectorAll("*");
     for (let i = 0; i < all.length; i++) {
       const el = all[i];
-      if (ids.get(el) === id) return el;
+      const got = ids.get(el);
+      if (got !== undefined) seen.set(got, new WeakRef(el));
+      if (got === id) return el;
       if (el.shadowRoot) stack.push(el.shadowRoot);
       if (el.tagName === "IFRAME" || el.tagName === "FRAME") {
         try {

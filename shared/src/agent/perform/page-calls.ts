@@ -1,4 +1,4 @@
-// The functions the page agent (shared/src/page-agent, injected into the page next to the
+// The functions the page agent (shared/src/agent/page/, injected into the page next to the
 // collector, in the same world) offers to the code that acts on a page. Declared here, in
 // isomorphic code, so drivers and the action flow are typed without importing DOM code.
 

@@ -2,6 +2,7 @@
 // guess), act with trusted input, and tell what happened (navigated / dom_changed / nothing).
 import { checkNavigableUrl, type ActionResult, type AgentAction } from "../core/actions.js";
 import { AgentError } from "../core/errors.js";
+import { staleError } from "../session/stale.js";
 import { isNavigationError, type PageDriver } from "./driver.js";
 import type { TargetPoint } from "./page-calls.js";
 
@@ -14,7 +15,7 @@ export interface PerformOptions {
 
 async function locate(driver: PageDriver, id: number): Promise<TargetPoint> {
   const t = await driver.call("locate", { id });
-  if (!t.found) throw new AgentError("stale", `element [${id}] is no longer on the page`, { id });
+  if (!t.found) throw staleError(id);
   return t;
 }
 

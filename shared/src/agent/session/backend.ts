@@ -21,6 +21,27 @@ export interface CaptureOptions {
    * snapshot asks; a backend may also always do it.
    */
   textVisibility?: boolean;
+  /**
+   * The agent did not ask for this capture (the picture behind a stale hint or a handed-back
+   * answer, a screenshot's marks): a supervising backend does not log it as a snapshot.
+   */
+  internal?: boolean;
+}
+
+/** What the session tells a backend about an action, beyond the action itself. */
+export interface ActOptions {
+  /**
+   * Answer with the page as captured right after the action (ActOutcome.capture), so the diff
+   * needs no second call. A backend may ignore it; the session then captures itself.
+   */
+  capture?: boolean;
+  /** The action seems to follow text the person cannot see (provenance.ts): for a supervising log. */
+  followsHiddenText?: boolean;
+}
+
+/** An action's result, with the page captured after it when asked (null: it could not be taken). */
+export interface ActOutcome extends ActionResult {
+  capture?: SnapshotRequest | null;
 }
 
 export interface ReadPage {
@@ -51,7 +72,7 @@ export interface AgentBackend {
   /** PNG (base64) of the tab's viewport with numbered boxes drawn at `marks`. */
   screenshot(tab: string, marks: MarkBox[]): Promise<string>;
   /** Performs a page-changing action (the extension asks the person first). */
-  act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks): Promise<ActionResult>;
+  act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks, opts?: ActOptions): Promise<ActOutcome>;
   /**
    * Every passage of the tab's page the person cannot see (PageCalls.hiddenText), for the
    * activity log's follows_hidden_text. Optional.

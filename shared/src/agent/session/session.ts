@@ -3,11 +3,14 @@
 // diffs are the same on every backend.
 import type { RefineResult, RefinedElement, SnapshotRequest } from "../../contract/index.js";
 import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../../prompt/index.js";
+
+export { compact, type CompactElement };
 import type { ActionResult, ActionTarget, AgentAction, AgentTab } from "../core/actions.js";
 import { AgentError } from "../core/errors.js";
-import type { AgentBackend, CallHooks, CaptureOptions, ReadPage } from "./backend.js";
-import { closestElement } from "./stale.js";
-import { ACTIVITY_FORMAT, loggableAction, type ActivityEntry } from "../core/activity.js";
+import type { ActOutcome, AgentBackend, CallHooks, CaptureOptions, ReadPage } from "./backend.js";
+import { compact, nameOf, type CompactElement } from "./elements.js";
+import { isStale, staleAnswer } from "./stale.js";
+import { activityEntry, type ActivityEntry, type ActivityInput } from "../core/activity.js";
 import { followsHiddenText, hiddenIdsOf, hiddenPassagesIn, HIDDEN_NOTICE } from "./provenance.js";
 import { isSecretTarget, SecretValues } from "../core/secrets.js";
 
@@ -27,7 +30,10 @@ export interface SessionDeps {
    * throws. Absent: free (local use).
    */
   bill?<T>(what: Billable, run: () => Promise<T>): Promise<T>;
-  /** Receives one entry per action (the activity log); secrets are already masked. */
+  /**
+   * Receives one entry per action (the activity log, built by core/activity.ts); secrets are
+   * already masked. Absent where the log is kept elsewhere (the extension's, for /mcp).
+   */
   onActivity?(entry: ActivityEntry): void;
 }
 
@@ -43,20 +49,6 @@ export interface SnapshotAnswer {
   text: string;
   tokens: number;
   elements: CompactElement[];
-}
-
-/** The structured element an agent gets: what it needs to pick one, nothing more. */
-export interface CompactElement {
-  id: number;
-  role: string;
-  name: string;
-  value?: string;
-  checked?: boolean;
-  disabled?: boolean;
-  href?: string;
-  in_viewport: boolean;
-  /** The person cannot see its text: "all" of it, or a "part" (decided in the page, from layout). */
-  text_hidden?: "all" | "part";
 }
 
 export interface ActAnswer extends ActionResult {
@@ -79,18 +71,6 @@ interface TabMemory {
   hidden: string[];
   /** Elements of the last snapshot whose text the person cannot see at all. */
   hiddenIds: Set<number>;
-}
-
-const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
-const nameOf = (el: RefinedElement) => clean(el.name) || clean(el.text);
-
-export function compact(el: RefinedElement): CompactElement {
-  const out: CompactElement = { id: el.id, role: el.role, name: nameOf(el).slice(0, 120), in_viewport: el.in_viewport };
-  if (el.value) out.value = el.value;
-  if (el.checked != null) out.checked = el.checked;
-  if (el.disabled) out.disabled = true;
-  if (el.href) out.href = el.href;
-  return out;
 }
 
 export class AgentSession {
@@ -215,7 +195,7 @@ export class AgentSession {
     const tab = await this.resolveTab(tabArg);
     return this.bill("screenshot", async () => {
       // Marks are the elements of the tab's last picture that are in the viewport now.
-      const req = await this.capture(tab);
+      const req = await this.capture(tab, { internal: true });
       const fresh = await this.deps.refine(req, {}, "screenshot");
       this.remember(tab, req.url, [], fresh.elements);
       const marks = fresh.elements
@@ -237,59 +217,38 @@ export class AgentSession {
 
   async act(tabArg: string | undefined, action: AgentAction, hooks: CallHooks = {}): Promise<ActAnswer> {
     const tab = await this.resolveTab(tabArg);
+    const at = new Date();
     const id = "id" in action ? action.id : undefined;
     const el = id !== undefined ? this.known(tab, id) : null;
     const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type, ...(el.value_redacted ? { secret: true } : {}) } : null;
     if (action.kind === "type" && isSecretTarget(target)) this.secrets.add(action.text);
     const mem = this.memory.get(tab);
-    const entry: ActivityEntry = {
-      format: ACTIVITY_FORMAT,
-      at: new Date().toISOString(),
-      tab,
-      tool: action.kind,
-      url: mem?.url ?? "",
-      action: this.secrets.scrub(loggableAction(action, target)),
-      ...(target ? { target } : {}),
-      follows_hidden_text: mem ? followsHiddenText(action, mem.hidden, mem.hiddenIds) : false,
-    };
-    let result: ActionResult;
+    const followsHidden = mem ? followsHiddenText(action, mem.hidden, mem.hiddenIds) : false;
+    const log = (rest: Partial<ActivityInput>) =>
+      this.deps.onActivity?.(this.secrets.scrub(activityEntry({ at, tab, tool: action.kind, url: mem?.url ?? "", action, target, followsHiddenText: followsHidden, ...rest })));
+    let result: ActOutcome;
     try {
-      result = this.secrets.scrub(await this.deps.backend.act(tab, action, target, hooks));
+      // The page after the action comes with its answer where the backend can (one bridge round trip).
+      result = this.secrets.scrub(await this.deps.backend.act(tab, action, target, hooks, { capture: true, followsHiddenText: followsHidden }));
     } catch (raw) {
       const err = this.secrets.scrubError(raw);
       const thrown =
-        err instanceof AgentError && err.code === "stale" && el
-          ? await this.staleError(tab, el)
-          : err instanceof AgentError && err.code === "handed_back"
-            ? await this.handedBackError(tab, err)
-            : err;
-      this.deps.onActivity?.({ ...entry, outcome: "error", error: thrown instanceof Error ? thrown.message : String(thrown) });
+        isStale(err) && el ? await this.staleError(tab, el) : err instanceof AgentError && err.code === "handed_back" ? await this.handedBackError(tab, err) : err;
+      log({ error: thrown instanceof Error ? thrown.message : String(thrown) });
       throw thrown;
     }
     const answer = await this.answer(tab, result);
-    this.deps.onActivity?.({
-      ...entry,
-      ...(result.decision ? { decision: result.decision } : {}),
-      outcome: answer.outcome,
-      url_after: answer.url,
-      changes: answer.changes,
-    });
+    log({ decision: result.decision, outcome: answer.outcome, urlAfter: answer.url, changes: answer.changes });
     return answer;
   }
 
-  /** A stale id is not guessed at: the error names the closest current element instead. */
+  /** A stale id is not guessed at: the error names the closest current element instead (stale.ts). */
   private async staleError(tab: string, gone: RefinedElement): Promise<AgentError> {
-    const req = await this.capture(tab);
+    const req = await this.capture(tab, { internal: true });
     const fresh = await this.deps.refine(req, {}, "internal");
     this.remember(tab, req.url, [], fresh.elements);
-    const m = this.memory.get(tab);
-    m?.known.delete(gone.id);
-    const near = closestElement(gone, fresh.elements);
-    const hint = near ? `; the closest current element is ${formatElement(near)}` : "; take a new snapshot";
-    return new AgentError("stale", `element [${gone.id}] ${gone.role} "${nameOf(gone)}" is no longer on the page${hint}`, {
-      id: gone.id,
-      closest: near ? compact(near) : null,
-    });
+    this.memory.get(tab)?.known.delete(gone.id);
+    return staleAnswer(gone, fresh.elements);
   }
 
   /**
@@ -298,7 +257,7 @@ export class AgentSession {
    */
   private async handedBackError(tab: string, err: AgentError): Promise<AgentError> {
     const previous = this.memory.get(tab);
-    const req = await this.capture(tab);
+    const req = await this.capture(tab, { internal: true });
     const fresh = await this.deps.refine(req, {}, "internal");
     const changes = previous && previous.url === req.url ? this.changeLines(previous.baseline, fresh.elements) : [`navigated to ${req.url}`];
     this.memory.delete(tab);
@@ -323,12 +282,17 @@ export class AgentSession {
     return lines;
   }
 
-  /** After an action: the outcome plus what changed, from a fresh (free) capture. */
-  private async answer(tab: string, result: ActionResult): Promise<ActAnswer> {
+  /**
+   * After an action: the outcome plus what changed, from a fresh (free) capture: the one the
+   * action's answer carried, else (a backend that cannot, an older extension) one taken now.
+   */
+  private async answer(tab: string, got: ActOutcome): Promise<ActAnswer> {
+    const { capture, ...result } = got;
     const previous = this.memory.get(tab);
     let req: SnapshotRequest;
     try {
-      req = await this.capture(tab);
+      if (capture === null) throw new Error("no capture after the action");
+      req = capture ?? (await this.capture(tab, { internal: true }));
     } catch {
       // The page is between documents: the outcome stands, the diff waits for a snapshot.
       return { ...result, changes: [] };

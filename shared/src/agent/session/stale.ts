@@ -1,6 +1,21 @@
-// The current element most like one that went stale: same role and name first, then same
-// name, then same role nearest to where it was. Named for the agent to retry, never used for it.
+// Stale ids, in one home: an id whose element is gone is answered, never guessed at. The page
+// work (perform, the extension's approval step) says "stale" with staleError; the session turns
+// it into the answer the agent gets, naming the current element most like the one that went
+// (same role and name first, then same name, then same role nearest to where it was), for the
+// agent to retry: never used for it.
 import type { RefinedElement } from "../../contract/index.js";
+import { formatElement } from "../../prompt/format.js";
+import { AgentError } from "../core/errors.js";
+import { compact, nameOf } from "./elements.js";
+
+/** The element behind `id` is no longer on the page (said where the page is looked at). */
+export function staleError(id: number): AgentError {
+  return new AgentError("stale", `element [${id}] is no longer on the page`, { id });
+}
+
+export function isStale(err: unknown): err is AgentError {
+  return err instanceof AgentError && err.code === "stale";
+}
 
 const norm = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim().toLowerCase();
 const label = (el: RefinedElement) => norm(el.name) || norm(el.text);
@@ -23,4 +38,14 @@ export function closestElement(gone: RefinedElement, current: RefinedElement[]):
   }
   const role = others.filter((el) => el.role === gone.role && distance(gone, el) < 200);
   return byDistance(role);
+}
+
+/** What the agent is told when `gone` went stale: what it was, and the closest current element. */
+export function staleAnswer(gone: RefinedElement, current: RefinedElement[]): AgentError {
+  const near = closestElement(gone, current);
+  const hint = near ? `; the closest current element is ${formatElement(near)}` : "; take a new snapshot";
+  return new AgentError("stale", `element [${gone.id}] ${gone.role} "${nameOf(gone)}" is no longer on the page${hint}`, {
+    id: gone.id,
+    closest: near ? compact(near) : null,
+  });
 }

@@ -3,9 +3,9 @@
 // A navigate is held to the server's host policy before it is relayed (`checkNavigate`, the
 // server's: an agent steered by a page must not walk the person's browser into their
 // intranet or a metadata address). Isomorphic: the hub and the policy are the server's.
-import { checkNavigableUrl, type ActionResult, type ActionTarget, type AgentAction, type AgentTab } from "../../core/actions.js";
+import { checkNavigableUrl, type ActionTarget, type AgentAction, type AgentTab } from "../../core/actions.js";
 import type { SnapshotRequest } from "../../../contract/index.js";
-import type { AgentBackend, CallHooks, CaptureOptions, MarkBox, ReadPage } from "../../session/backend.js";
+import type { ActOptions, ActOutcome, AgentBackend, CallHooks, CaptureOptions, MarkBox, ReadPage } from "../../session/backend.js";
 import type { BridgeOp, BridgeOps } from "./protocol.js";
 
 /** What the backend needs of the hub (server/src/bridge/hub.ts implements it). */
@@ -33,8 +33,9 @@ export class BridgeBackend implements AgentBackend {
     return this.hub.tabs(this.accountId);
   }
 
-  capture(tab: string, _opts?: CaptureOptions): Promise<SnapshotRequest> {
-    return this.hub.call(this.accountId, this.sessionId, tab, "capture", {});
+  /** The extension always marks hidden text (textVisibility); it logs a capture unless internal. */
+  capture(tab: string, opts?: CaptureOptions): Promise<SnapshotRequest> {
+    return this.hub.call(this.accountId, this.sessionId, tab, "capture", opts?.internal ? { internal: true } : {});
   }
 
   read(tab: string): Promise<ReadPage> {
@@ -46,9 +47,12 @@ export class BridgeBackend implements AgentBackend {
   }
 
   /** `hooks.onProgress` hears "waiting for the person's approval"; `hooks.signal` cancels the card. */
-  async act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks): Promise<ActionResult> {
+  async act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks, opts: ActOptions = {}): Promise<ActOutcome> {
     if (action.kind === "navigate") await this.checkNavigate(action.url);
-    return this.hub.call(this.accountId, this.sessionId, tab, "act", { action, target }, hooks);
+    const args: BridgeOps["act"]["args"] = { action, target };
+    if (opts.capture) args.capture = true;
+    if (opts.followsHiddenText !== undefined) args.followsHiddenText = opts.followsHiddenText;
+    return this.hub.call(this.accountId, this.sessionId, tab, "act", args, hooks);
   }
 
   async hiddenText(tab: string): Promise<string[]> {

@@ -31,10 +31,23 @@ export const CLOSE = {
 
 /** What each operation takes and answers. */
 export interface BridgeOps {
-  capture: { args: Record<string, never>; result: SnapshotRequest };
+  /**
+   * `internal`: the agent did not ask for this capture (a stale hint, a screenshot's marks): the
+   * extension does not log it as a snapshot. An older extension ignores it.
+   */
+  capture: { args: { internal?: boolean }; result: SnapshotRequest };
   read: { args: Record<string, never>; result: ReadPage };
   screenshot: { args: { marks: MarkBox[] }; result: { png: string } };
-  act: { args: { action: AgentAction; target: ActionTarget | null }; result: ActionResult };
+  /**
+   * `capture`: answer with the page captured after the action (`result.capture`; null when it
+   * could not be taken), one round trip for both. An older extension answers without it, and the
+   * session then calls capture. `followsHiddenText`: the session's provenance verdict, for the
+   * extension's activity log.
+   */
+  act: {
+    args: { action: AgentAction; target: ActionTarget | null; capture?: boolean; followsHiddenText?: boolean };
+    result: ActionResult & { capture?: SnapshotRequest | null };
+  };
   wait: { args: { text?: string; timeoutMs: number }; result: { found: boolean } };
   /** Passages the person cannot see (PageCalls.hiddenText). */
   hidden_text: { args: Record<string, never>; result: { texts: string[] } };

@@ -1,12 +1,12 @@
 // Unlisted script, injected with chrome.scripting into the extension's isolated world.
 import { defineUnlistedScript } from "#imports";
-import { createPageAgent, type PageAgent } from "../src/page-agent.js";
+import { createPageOverlay, type PageOverlay } from "../src/page-overlay.js";
 
 declare global {
   // eslint-disable-next-line no-var
-  var __sightlineAgent: PageAgent | undefined;
+  var __sightlineOverlay: PageOverlay | undefined;
 }
 
 export default defineUnlistedScript(() => {
-  globalThis.__sightlineAgent ??= createPageAgent();
+  globalThis.__sightlineOverlay ??= createPageOverlay();
 });
