@@ -104,6 +104,8 @@ export class Relay {
             finish(() => {
               if (msg.ok) {
                 if (body.op === "capture" && typeof msg.data === "object" && msg.data !== null) rememberFrame(msg.data, text);
+                const after = body.op === "act" ? (msg.data as { capture?: unknown } | null)?.capture : undefined;
+                if (typeof after === "object" && after !== null) rememberFrame(after, text, "capture");
                 resolve(msg.data);
               } else {
                 const code = KNOWN_CODES.has(msg.error.code) ? (msg.error.code as AgentErrorCode) : "failed";

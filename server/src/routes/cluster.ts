@@ -61,7 +61,10 @@ export function registerCluster(
         signal: cancel.signal,
         onProgress: (message) => out.send({ type: "progress", message }),
       });
-      const frame = b.op === "capture" && typeof data === "object" && data !== null ? frameOf(data) : undefined;
+      // The extension's own frame is passed on as it came (no second JSON.stringify of a large
+      // capture): a capture's, or an act's that carries the page after the action.
+      const carried = b.op === "capture" ? data : b.op === "act" ? (data as { capture?: unknown } | null)?.capture : undefined;
+      const frame = typeof carried === "object" && carried !== null ? frameOf(carried)?.frame : undefined;
       out.end(frame ?? { type: "result", ok: true, data });
     } catch (err) {
       const error = isAgentError(err)
