@@ -12,6 +12,7 @@
 //    own box (block, replaced, named by an attribute) and for <br>/<wbr>, none around a child that
 //    gives no text, whitespace-only children kept, and no title from descendants but an <img>.
 import type { StyleOf } from "./style-cache.js";
+import { SVG_NS } from "./namespaces.js";
 
 export interface NameCtx {
   style: StyleOf;
@@ -155,6 +156,8 @@ function refText(node: Node, includeHidden: boolean, ctx: NameCtx, skip: Element
   if (el === skip) return "";
   const tag = el.localName;
   if (tag === "script" || tag === "style" || tag === "template") return "";
+  // An SVG's <title> and <desc> name or describe it; they are never its text.
+  if ((tag === "title" || tag === "desc") && el.namespaceURI === SVG_NS) return "";
   if (!includeHidden && isHiddenEl(el, ctx, shown)) return "";
   // A line break is a space between words (Chromium reads <br> and <wbr> as one).
   if (tag === "br" || tag === "wbr") return " ";
@@ -182,6 +185,19 @@ function refText(node: Node, includeHidden: boolean, ctx: NameCtx, skip: Element
   if (label && label.trim()) {
     fromAttr = true;
     return label;
+  }
+  if (depth > 0 && el.namespaceURI === SVG_NS) {
+    // A drawing (or a part of one) inside the text: its <title> names it unless it is
+    // presentational (Chromium leaves a role=presentation icon's title out); <text> is read below.
+    const r = (el.getAttribute("role") ?? "").trim().toLowerCase();
+    if (r === "presentation" || r === "none") return "";
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.localName === "title" && c.namespaceURI === SVG_NS) {
+        const t = c.textContent ?? "";
+        fromAttr = t.trim() !== "";
+        return t;
+      }
+    }
   }
   if (tag === "img" || tag === "area") {
     // alt="" makes an image presentational; without alt, an image is named by its title.
