@@ -208,7 +208,7 @@ function scrub(list: RawElement[], secrets: string[]): void {
   for (const raw of list) {
     raw.text = scrubSecrets(raw.text ?? "", secrets);
     const a = raw.attributes as Record<string, string | null>;
-    for (const k of ["aria_label", "nearby_text", "context_text", "value", "title", "placeholder"]) {
+    for (const k of ["aria_label", "nearby_text", "context_text", "value", "title", "placeholder", "purpose"]) {
       if (a[k]) a[k] = scrubSecrets(a[k] as string, secrets);
     }
     if (raw.iframe_content && raw.iframe_content.length) scrub(raw.iframe_content as RawElement[], secrets);
@@ -252,6 +252,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     count: 0,
     pending: [],
     secrets: [],
+    purposes: new Map(),
   };
   const top: Frame = {
     doc: document,
