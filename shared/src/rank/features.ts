@@ -5,6 +5,7 @@ import type { Intent } from "./intent.js";
 import { DATE_WORD, EXACT, GoalLexicon, STEM, SYNONYM } from "./lexicon.js";
 import { normalize, squash, tokens } from "./text.js";
 import { centresOf, holds, type Centres } from "./boxes.js";
+import { conceptsOf } from "./concepts.js";
 
 export interface Candidate {
   element: RefinedElement;
@@ -47,6 +48,10 @@ export const BASE_FEATURES = [
   "empty_text", // the element has no text/name at all
   "row_ctx", // look-alike controls only: share of goal words found in its row/card text (context_text), not in its own words
   "static_container", // a static element carrying goal words whose box holds other candidates (share of 3): it repeats their text
+  "concept_match", // the element names the web intent the goal names (concepts.ts: "Log in" for "sign in"): 1 in its label, 0.6 in its href/id/class or its form's purpose
+  "concept_near", // its label names an intent the goal's must not be mistaken for ("Sign up" for "sign in"), and not the goal's
+  "purpose_cov", // share of goal words found in its form's purpose (label and markup words: "Newsletter") and not in its own words
+  "off_page", // its box lies wholly left of or above the page (x + width <= 0: the visually-hidden pattern)
 ] as const;
 export type BaseFeature = (typeof BASE_FEATURES)[number];
 
@@ -82,6 +87,13 @@ class Fields {
   readonly row: Int32Array;
   hasRow = false;
   rowText = "";
+  /** Match levels of the goal's words in the form's purpose (label and markup words). */
+  readonly purpose: Int32Array;
+  hasPurpose = false;
+  /** Concept bits of the label, of href/id/class/name, and of the form's purpose. */
+  ownConcepts = 0;
+  attrConcepts = 0;
+  purposeConcepts = 0;
   ownWords: readonly string[] = [];
   private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", "", ""];
 
@@ -90,6 +102,7 @@ class Fields {
     this.near = new Int32Array(lexicon.width);
     this.attr = new Int32Array(lexicon.width);
     this.row = new Int32Array(lexicon.width);
+    this.purpose = new Int32Array(lexicon.width);
   }
 
   read(c: Candidate): void {
@@ -134,6 +147,22 @@ class Fields {
     this.nearbyFlags = lex.fold(tokens(this.nearby), this.near);
     this.attr.fill(0);
     this.attrFlags = lex.fold(tokens(e.href ?? str(a.href)), this.attr) | lex.fold(tokens(str(a.name)), this.attr) | lex.fold(tokens(str(a.id)), this.attr);
+    // Concepts are read only when the goal names one (most goals of the synthetic sets do not).
+    if (lex.intent.concepts !== 0 || lex.intent.near !== 0) {
+      const label = e.name || e.text || ariaLabel || "";
+      this.ownConcepts = (label.length <= 60 ? conceptsOf(label) : 0) | (placeholder ? conceptsOf(placeholder) : 0) | (title && title.length <= 60 ? conceptsOf(title) : 0) | (e.inferred_name ? conceptsOf(e.inferred_name) : 0);
+      const href = e.href ?? str(a.href);
+      const path = href ? href.replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/[?#].*$/, "") : "";
+      const marks = `${path} ${str(a.id)} ${str(a.name)} ${str(a.class_name)}`;
+      this.attrConcepts = marks.trim() ? conceptsOf(marks) : 0;
+    } else this.ownConcepts = this.attrConcepts = 0;
+    const purposeText = `${str(a.purpose)} ${str(a.purpose_words)}`.trim();
+    this.hasPurpose = purposeText !== "";
+    if (this.hasPurpose) {
+      this.purpose.fill(0);
+      lex.fold(tokens(purposeText), this.purpose);
+      this.purposeConcepts = lex.intent.concepts !== 0 ? conceptsOf(purposeText) : 0;
+    } else this.purposeConcepts = 0;
     this.hasRow = !!e.context_text;
     this.rowText = this.hasRow ? squash(e.context_text as string) : "";
     if (this.hasRow) {
@@ -312,6 +341,11 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
         r[idx.static_container] = holds(i, cands, (centres ??= centresOf(cands)), 3) / 3;
       }
       if (f.ownWords.length > 0) r[idx.precision] = lexicon.countInGoal(f.ownWords) / f.ownWords.length;
+      if (f.hasPurpose) {
+        let pw = 0;
+        for (let k = 0; k < nWords; k++) if (f.primary[k] === 0 && f.purpose[k] >= STEM) pw++;
+        r[idx.purpose_cov] = pw / nWords;
+      }
     }
     for (const num of intent.numbers) {
       if (f.primaryHas(num) || f.primaryText === num || containsWords(f.primaryText, num)) r[idx.number_match] = 1;
@@ -328,6 +362,12 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
       }
     }
     const entry = entries[i];
+    // Intents are acted on: only controls and fields carry one (a heading "Cart" does not).
+    if (intent.concepts !== 0 && (entry || e.visual_cues?.is_clickable || CONTROL_ROLES.has(e.role))) {
+      r[idx.concept_match] = f.ownConcepts & intent.ownConcepts ? 1 : f.ownConcepts & intent.concepts ? 0.7 : (f.attrConcepts | f.purposeConcepts) & intent.concepts ? 0.6 : 0;
+      if (f.ownConcepts & intent.near && !((f.ownConcepts | f.attrConcepts | f.purposeConcepts) & intent.concepts)) r[idx.concept_near] = 1;
+    }
+    r[idx.off_page] = e.bbox.x + e.bbox.width <= 0 || (e.doc_y ?? e.bbox.y) + e.bbox.height / 2 < 0 ? 1 : 0;
     r[idx.verb_agree] = verbAgreement(intent, e, entry);
     r[idx.role_hint] = intent.roleHints.has(e.role) ? 1 : 0;
     if (intent.hasDate && entry) {
