@@ -23,4 +23,6 @@ it("names each control's form and the words of its purpose", async () => {
   expect(p("mc-email")).toBeUndefined();
   expect(w("mc-email")).toEqual(expect.arrayContaining(["email", "signup"]));
   expect(byDomId(body, "loose")?.attributes?.purpose_words).toBeUndefined();
+  // A form whose fields are named "id" and "action" (its properties of those names are the fields).
+  expect(w("cl-name")).toEqual(expect.arrayContaining(["contact", "clobbered"]));
 });

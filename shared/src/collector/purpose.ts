@@ -42,7 +42,7 @@ const KIND_WORDS: Record<string, string> = { email: "email", password: "password
 
 /** The words of a markup token string: camelCase and separators split, lower case, noise and hashes dropped. */
 export function markupWords(s: string | null | undefined, into: Set<string>): void {
-  if (!s) return;
+  if (typeof s !== "string" || !s) return;
   const spaced = s.replace(/([a-z])([A-Z])/g, "$1 $2");
   for (const raw of spaced.toLowerCase().split(/[^a-z\u00c0-\u024f]+/)) {
     if (raw.length < 3 || raw.length > 20 || NOISE.has(raw)) continue;
@@ -141,7 +141,9 @@ function formFacts(box: Element, control: Element, cache: PurposeCache): FormFac
   const label = containerLabel(box, control);
   const words = new Set<string>();
   if (label) markupWords(label, words);
-  markupWords(box.id, words);
+  // Attributes, not properties: a form's `id` or `name` property is its field of that name when
+  // it has one (<input name="id">).
+  markupWords(box.getAttribute("id"), words);
   markupWords(box.getAttribute("class"), words);
   markupWords(box.getAttribute("name"), words);
   if (box.localName === "form") actionWords(box.getAttribute("action"), words);
@@ -168,7 +170,7 @@ export function purposeOf(el: Element, cache: PurposeCache): Purpose | null {
   const box = purposeContainer(el);
   if (!box && tag === "button") return null;
   const words = new Set<string>();
-  markupWords(el.id, words);
+  markupWords(el.getAttribute("id"), words);
   markupWords(el.getAttribute("name"), words);
   markupWords(el.getAttribute("autocomplete"), words);
   markupWords(el.getAttribute("class"), words);
@@ -181,7 +183,7 @@ export function purposeOf(el: Element, cache: PurposeCache): Purpose | null {
     // No form: the markup of the three nearest ancestors (a newsletter box submitted by script).
     let a = el.parentElement;
     for (let i = 0; i < 3 && a && a.localName !== "body"; i++, a = a.parentElement) {
-      markupWords(a.id, words);
+      markupWords(a.getAttribute("id"), words);
       markupWords(a.getAttribute("class"), words);
     }
   }

@@ -156,7 +156,13 @@ export function emitRecord(c: Candidate, ctx: Ctx, f: Frame, inh: Inherited): Ra
   }
   // What a form control is for (its form's label and the words of its markup): purpose.ts.
   if (kind === Kind.Interactive && (isInput || tag === "select" || tag === "textarea" || tag === "button")) {
-    const p = purposeOf(el, ctx.purposes);
+    // The page owns its DOM (a form's properties can be its fields): a purpose that cannot be read is none.
+    let p: ReturnType<typeof purposeOf> = null;
+    try {
+      p = purposeOf(el, ctx.purposes);
+    } catch {
+      p = null;
+    }
     if (p) {
       putIf(attrs, "purpose", p.label === null ? null : flat(p.label));
       putIf(attrs, "purpose_words", p.words === null ? null : flat(p.words));
