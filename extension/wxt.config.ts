@@ -24,7 +24,9 @@ export default defineConfig({
     // alarms: the agent bridge reconnects after the service worker slept. debugger: trusted
     // clicks and typing for agents, attached only to tabs the person shared, once they let an
     // agent act (Chromium cannot request it at run time: it is not an optional permission).
-    permissions: ["activeTab", "scripting", "storage", "alarms", ...(browser === "firefox" ? [] : ["sidePanel", "debugger"])],
+    // webNavigation: which tab a shared page opened (onCreatedNavigationTarget), so only those
+    // join the share, never a tab the person opened beside it.
+    permissions: ["activeTab", "scripting", "storage", "alarms", "webNavigation", ...(browser === "firefox" ? [] : ["sidePanel", "debugger"])],
     optional_host_permissions: ["http://*/*", "https://*/*"],
     action: { default_title: "Open Sightline" },
     // Only the collector and the overlay agent are injected, by the extension itself.

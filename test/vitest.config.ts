@@ -9,7 +9,7 @@ const root = fileURLToPath(new URL("..", import.meta.url));
 // (The collector IIFE bundle, shared/dist/collector.js, is built by `npm test` first.)
 const alias = [
   {
-    find: /^@sightline\/shared\/(contract|refine|rank|prompt|client|collector|overlay|playwright|agent|bridge|mcp)$/,
+    find: /^@sightline\/shared\/(contract|refine|rank|prompt|client|collector|overlay|playwright|agent|bridge|mcp|net)$/,
     replacement: `${root}shared/src/$1/index.ts`,
   },
   { find: /^@sightline\/shared$/, replacement: `${root}shared/src/index.ts` },

@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { chromium } from "playwright-core";
 import { AgentSession, type AgentAction } from "@sightline/shared/agent";
 import { HeadlessBackend, localRefine } from "@sightline/shared/mcp";
+import { parseAllowList } from "@sightline/shared/net";
 import { countTokens } from "@sightline/shared/prompt";
 import { startRun } from "../lib/results.mjs";
 import { latencyRow } from "./side-by-side.js";
@@ -29,7 +30,7 @@ await new Promise<void>((r) => site.listen(0, "127.0.0.1", r));
 const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu"] });
-const backend = await HeadlessBackend.start({ browser });
+const backend = await HeadlessBackend.start({ browser, policy: parseAllowList("127.0.0.1") }); // the store is on loopback
 const session = new AgentSession({ backend, refine: localRefine(null) });
 const [{ tab }] = await backend.tabs();
 const page = (backend as unknown as { tabsByHandle: Map<string, { page: import("playwright-core").Page }> }).tabsByHandle.get(tab)!.page;

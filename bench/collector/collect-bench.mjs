@@ -22,6 +22,13 @@
 // --bundle times another build than shared/dist/collector.js; --compare times a second bundle
 // (e.g. a copy of the previous build) in its own page of the same URL, runs interleaved with the
 // current one (which side goes first alternates every round), and prints its row and the ratio.
+// --isolated runs the current bundle where the product runs it, in Sightline's isolated world
+// (shared/dist/playwright/world.js, over CDP), and the --compare bundle in the page's own world as
+// builds before it ran; each side's naive walk runs in its own world. It also times one snapshot
+// as the product takes it (the "snapshot path" table): the previous build injected the bundle
+// into the page's world on every snapshot (page.evaluate) and then called collectJSON; the
+// current one calls collectJSON in Sightline's world, where the bundle is injected once per
+// document.
 // Results go to bench/results/NAME.json (default "collector"; BENCH_RESULTS=0 writes none, as
 // for an A/B of two builds). BENCH_QUICK=1 makes the default --runs 5.
 // Build the bundle first: pnpm --filter @sightline/shared run build
@@ -32,6 +39,7 @@ import { parseArgs } from "node:util";
 import { launchChromium, serveDir } from "./serve.mjs";
 import { startRun } from "../lib/results.mjs";
 import { median, quantile, ratio } from "../lib/stats.mjs";
+import { SightlineWorld } from "../../shared/dist/playwright/world.js";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const { values: opt, positionals } = parseArgs({
@@ -43,6 +51,7 @@ const { values: opt, positionals } = parseArgs({
     dir: { type: "string", multiple: true },
     tags: { type: "string" },
     results: { type: "string", default: "collector" },
+    isolated: { type: "boolean", default: false },
   },
 });
 const runs = Number(opt.runs);
@@ -98,6 +107,8 @@ run.machine({ chromium: browser.version() });
 /** One row per page and bundle; numbers in ms. */
 const rows = [];
 const pages = [];
+/** --isolated: one snapshot as the product takes it, per page and bundle. */
+const pathRows = [];
 try {
   for (const [i, t] of targets) {
     const url = i < 0 ? t : `${servers[i].origin}/${t}`;
@@ -105,18 +116,30 @@ try {
     for (const [name, bundle] of bundles) {
       const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
       await page.goto(url, { waitUntil: "load" });
-      await page.addScriptTag({ content: bundle });
+      // In-page functions run in the side's world: the page's (addScriptTag, page.evaluate) or Sightline's.
+      let evaluate = (fn) => page.evaluate(fn);
+      let path = async () => {
+        await page.evaluate(bundle);
+        return page.evaluate("globalThis.sightline.collectJSON({})");
+      };
+      if (opt.isolated && name === "current") {
+        const world = SightlineWorld.of(page);
+        const scripts = [{ key: "collector", source: async () => bundle }];
+        await world.inject(scripts);
+        evaluate = (fn) => world.call(fn.toString());
+        path = () => world.call("(o) => globalThis.sightline.collectJSON(o)", [{}], scripts);
+      } else await page.addScriptTag({ content: bundle });
       const cdp = await page.context().newCDPSession(page);
       await cdp.send("Performance.enable", { timeDomain: "threadTicks" });
       const cpu = async () => (await cdp.send("Performance.getMetrics")).metrics.find((m) => m.name === "ThreadTime").value * 1000;
-      sides.push({ name, page, cpu, naive: [], naiveCpu: [], inPage: [], inPageCpu: [], trip: [], count: 0, nodes: 0 });
+      sides.push({ name, label: opt.isolated ? `${name} (${name === "current" ? "isolated world" : "page's world"})` : name, page, evaluate, path, cpu, naive: [], naiveCpu: [], inPage: [], inPageCpu: [], trip: [], pathCpu: [], pathTrip: [], count: 0, nodes: 0 });
     }
     for (let r = 0; r < runs + 1; r++) {
       // Order swapped every round: a side that runs right after the other would share the 2
       // cores with that renderer's leftover background work (GC, concurrent compiles).
       for (const s of r % 2 ? [...sides].reverse() : sides) {
         const c0 = await s.cpu();
-        const n = await s.page.evaluate(() => {
+        const n = await s.evaluate(() => {
           const t0 = performance.now();
           const w = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT);
           let acc = 0;
@@ -128,20 +151,31 @@ try {
           return { ms: performance.now() - t0, nodes: document.getElementsByTagName("*").length, acc };
         });
         const c1 = await s.cpu();
-        await s.page.evaluate(async () => {
+        await s.evaluate(async () => {
           const t = performance.now();
           await globalThis.sightline.collect();
           return performance.now() - t;
         });
         const c2 = await s.cpu();
         const t0 = performance.now();
-        const res = await s.page.evaluate(async () => {
+        const res = await s.evaluate(async () => {
           const t = performance.now();
           const json = await globalThis.sightline.collectJSON();
           return { ms: performance.now() - t, json };
         });
         const rt = performance.now() - t0;
+        let pc = 0;
+        let pt = 0;
+        if (opt.isolated) {
+          const c3 = await s.cpu();
+          const t1 = performance.now();
+          await s.path();
+          pt = performance.now() - t1;
+          pc = (await s.cpu()) - c3;
+        }
         if (r === 0) continue; // warm-up
+        s.pathCpu.push(pc);
+        s.pathTrip.push(pt);
         s.naive.push(n.ms);
         s.naiveCpu.push(c1 - c0);
         s.inPage.push(res.ms);
@@ -154,13 +188,17 @@ try {
     const page = nameOf(i, t);
     for (const s of sides) {
       const [c, nv, cc, nc] = [median(s.inPage), median(s.naive), median(s.inPageCpu), median(s.naiveCpu)];
-      rows.push([page, s.name, s.nodes, s.count, nv, c, ratio(c, nv), nc, cc, ratio(cc, nc), median(s.trip)]);
+      rows.push([page, s.label, s.nodes, s.count, nv, c, ratio(c, nv), nc, cc, ratio(cc, nc), median(s.trip)]);
       if (s.name === "current") pages.push({ page, elements: s.nodes, raw: s.count, naive: nv, collect: c, over_naive: ratio(c, nv), cpu: cc });
       await s.page.close();
     }
     if (sides.length === 2) {
       const q = (k) => ratio(median(sides[0][k]), median(sides[1][k]));
-      rows.push([page, `current / ${sides[1].name}`, null, null, null, q("inPage"), null, null, q("inPageCpu"), null, null]);
+      rows.push([page, `${sides[0].label} / ${sides[1].label}`, null, null, null, q("inPage"), null, null, q("inPageCpu"), null, null]);
+    }
+    if (opt.isolated) {
+      for (const s of sides) pathRows.push([page, s.label, median(s.pathCpu), median(s.pathTrip)]);
+      if (sides.length === 2) pathRows.push([page, `${sides[0].label} / ${sides[1].label}`, ratio(median(sides[0].pathCpu), median(sides[1].pathCpu)), ratio(median(sides[0].pathTrip), median(sides[1].pathTrip))]);
     }
   }
 } finally {
@@ -176,8 +214,17 @@ run.table({
   title: `Per page: median of ${runs} runs, ms in the page`,
   columns: ["page", "bundle", { label: "elements", ...int }, { label: "raw elements", ...int }, "naive walk", "collectJSON", { label: "collectJSON / naive", ...x }, "naive CPU", "collect CPU", { label: "CPU collect / naive", ...x }, "collectJSON round trip"],
   rows,
-  note: "Naive walk: one getBoundingClientRect() and one computed-style read per element, nothing else. CPU: the renderer main thread's (CDP ThreadTime). Round trip: page.evaluate of collectJSON() as seen from Node.",
+  note: "Naive walk: one getBoundingClientRect() and one computed-style read per element, nothing else. CPU: the renderer main thread's (CDP ThreadTime). Round trip: the evaluation of collectJSON() as seen from Node (page.evaluate, or a CDP call into Sightline's world with --isolated).",
 });
+if (pathRows.length) {
+  run.table({
+    id: "snapshot-path",
+    title: `One snapshot as the product takes it: median of ${runs} runs`,
+    columns: ["page", "bundle", "renderer CPU, ms", "round trip, ms"],
+    rows: pathRows,
+    note: "Page's world: the bundle evaluated again and collectJSON() called (the previous build's injectCollector + collectJSON, per snapshot). Isolated world: collectJSON() in Sightline's world (world.ts), the bundle injected once per document. CPU: the renderer main thread's (CDP ThreadTime).",
+  });
+}
 if (pages.length > 2) {
   const col = (k) => pages.map((p) => p[k]);
   const summary = {

@@ -66,7 +66,7 @@ async function collectorShare(b: Booted, site: BenchSite) {
   // In-process: the same pool, engine and collector the route uses, timed phase by phase.
   const { BrowserPool, renderUrl } = await import("../../server/src/browser/index.js");
   const { collectSnapshot } = await import("../../server/src/observe/collector.js");
-  const { parseAllowList } = await import("../../server/src/net/index.js");
+  const { parseAllowList } = await import("@sightline/shared/net");
   const pool = new BrowserPool({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", concurrency: 1, queueLimit: 0 });
   const inPage: number[] = [];
   const trip: number[] = [];

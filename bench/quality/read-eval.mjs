@@ -22,6 +22,10 @@
 //        [--sample N] [--seed 1] [--concurrency 2] [--extractors sightline,readability,defuddle]
 //        [--bundle shared/dist/collector.js] [--baseline-bundle FILE | --baseline-commit REV] [--pages-out FILE]
 //
+// --mark-hidden reads with this build's read({ markHidden: true }) (what agents get) and scores the
+// text with the ⟦hidden⟧ marks taken out: whether marking what the person cannot see loses or
+// adds content (run it with BENCH_RESULTS=0 beside a plain run; it prints how many pages had marks).
+//
 // --sample N takes a deterministic N pages of each corpus (a quick run, marked as such in the
 // results). --baseline-commit REV builds the collector of that commit (its own build script) as
 // the baseline; --baseline-bundle FILE takes a built one. Either also times an older collector build's read() in the same
@@ -301,18 +305,20 @@ async function inPage(args) {
     // times not. Then the two are timed in the order baseline, this, this, baseline and each
     // build's faster time kept (a garbage collection falls on one call or another), so that
     // neither gains from its place.
-    const [r] = await time(() => cur.read({ format: "text" }));
-    out.sightline = { text: r.content, title: r.title, description: r.description, extractor: r.extractor, page_type: r.page_type, stats: r.stats };
+    const ro = args.markHidden ? { format: "text", markHidden: true } : { format: "text" };
+    const unmark = (t) => (args.markHidden ? t.replace(/⟦\/?hidden⟧/g, "") : t);
+    const [r] = await time(() => cur.read(ro));
+    out.sightline = { text: unmark(r.content), title: unmark(r.title), description: unmark(r.description), extractor: r.extractor, page_type: r.page_type, stats: r.stats, hidden: r.hidden_passages ?? 0 };
     if (base) {
       const [b] = await time(() => base.read({ format: "text" }));
       out.baseline = { text: b.content, title: b.title, description: b.description, page_type: b.page_type };
       const [, b1] = await time(() => base.read({ format: "text" }));
-      const [, c1] = await time(() => cur.read({ format: "text" }));
-      const [, c2] = await time(() => cur.read({ format: "text" }));
+      const [, c1] = await time(() => cur.read(ro));
+      const [, c2] = await time(() => cur.read(ro));
       const [, b2] = await time(() => base.read({ format: "text" }));
       out.ms = { current: Math.min(c1, c2), baseline: Math.min(b1, b2) };
     } else {
-      const [, t1] = await time(() => cur.read({ format: "text" }));
+      const [, t1] = await time(() => cur.read(ro));
       out.ms = { current: t1 };
     }
   }
@@ -356,7 +362,7 @@ async function readPage(i, js) {
     }
     await page.evaluate(bundle);
     if (defuddleSource) await page.evaluate(defuddleSource);
-    return await page.evaluate(inPage, { extractors });
+    return await page.evaluate(inPage, { extractors, markHidden: opt["mark-hidden"] === "true" });
   } finally {
     await context.close().catch(() => {});
   }
@@ -408,6 +414,10 @@ const NAMES = { sightline: "Sightline", baseline: "Sightline before", readabilit
 const ex = baseline && extractors.includes("sightline") ? ["sightline", "baseline", ...extractors.filter((e) => e !== "sightline")] : extractors;
 const outOf = (i, e) => results[i]?.[e] ?? { text: "", title: "", description: "" };
 const failures = results.filter((r) => r?.error).length;
+if (opt["mark-hidden"] === "true") {
+  const marked = results.filter((r) => r?.sightline?.hidden > 0).length;
+  process.stderr.write(`[read-eval] markHidden: ${marked} of ${pages.length} pages have marked passages (${results.reduce((n, r) => n + (r?.sightline?.hidden ?? 0), 0)} passages)\n`);
+}
 
 /** Groups → per-extractor aggregates. `key(page)` names the group (null: left out). */
 function groups(filter, key) {

@@ -1,5 +1,6 @@
 // The Koa application: app-wide middleware, then the router.
-//   request id → access log → CORS (answers preflights) → error rendering → routes → 404/405
+//   request id → access log → error rendering → Host check (421) → CORS (answers preflights;
+//   /mcp: browser origins refused unless configured) → routes → 404/405
 import Koa from "koa";
 import { Router } from "@koa/router";
 import type { Logger } from "pino";
@@ -11,8 +12,10 @@ import type { ServerConfig } from "./config.js";
 import type { AppDeps, AppState } from "./koa-types.js";
 import type { Ledger } from "./ledger/index.js";
 import { createApiChain } from "./middleware/api.js";
+import { AuthFailures } from "./middleware/auth-failures.js";
 import { accessLog } from "./middleware/access-log.js";
 import { cors } from "./middleware/cors.js";
+import { addressing, hostCheck } from "./middleware/origins.js";
 import { errorHandler } from "./middleware/errors.js";
 import { requestId } from "./middleware/request-id.js";
 import { createObserveRuntime } from "./observe/runtime.js";
@@ -50,7 +53,20 @@ export function createApp(parts: AppParts): CreatedApp {
   closers.push(() => snapshots.close());
   const observe = createObserveRuntime({ config: parts.config, logger: parts.logger, ledger: parts.ledger, refine });
   closers.push(() => observe.close());
-  const bridge = parts.bridge ?? new BridgeHub({ authenticate: (key) => parts.ledger.authenticate(key), logger: parts.logger });
+  const authFailures = new AuthFailures(parts.config.authFailuresPerMinute);
+  const bridge =
+    parts.bridge ??
+    new BridgeHub({
+      authenticate: (key) => parts.ledger.authenticate(key),
+      logger: parts.logger,
+      authFailures,
+      navigation: { policy: observe.policy },
+      // On a refinement worker: a 50,000-element capture takes ~0.3 s to validate.
+      checkCapture: async (frame) => {
+        const c = await snapshots.check({ frame }, parts.config.maxRawElements);
+        return c.ok ? null : c.stage === "invalid" ? c.error.message : `it could not be read (${c.message.split("\n")[0]})`;
+      },
+    });
   stoppers.push(() => bridge.close());
   const deps: AppDeps = {
     config: parts.config,
@@ -61,8 +77,10 @@ export function createApp(parts: AppParts): CreatedApp {
     snapshots,
     bridge,
     observe,
+    authFailures,
     api: createApiChain({
       ledger: parts.ledger,
+      authFailures,
       rateLimitPerMinute: parts.config.rateLimitPerMinute,
       bodyLimitBytes: parts.config.bodyLimitBytes,
     }),
@@ -77,10 +95,13 @@ export function createApp(parts: AppParts): CreatedApp {
   const router = new Router<AppState>();
   registerRoutes(router, deps);
 
+  const names = addressing(parts.config);
   app.use(requestId());
   app.use(accessLog(parts.logger));
-  app.use(cors());
+  // Errors rendered from here on; CORS headers set below stay on the error answers.
   app.use(errorHandler(deps));
+  app.use(hostCheck(names));
+  app.use(cors(names));
   app.use(router.routes());
   // 405 for a known path with another method, 404 when nothing matched: errorHandler renders both.
   // (allowedMethods sets the status and the Allow header; errorHandler writes the body.)

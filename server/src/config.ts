@@ -22,6 +22,17 @@ export interface ServerConfig {
   rateLimitPerMinute: number;
   /** Largest request body in bytes (SIGHTLINE_BODY_LIMIT, e.g. "10mb"). */
   bodyLimitBytes: number;
+  /** Failed authentications per minute per client before 429 (SIGHTLINE_AUTH_FAILURE_LIMIT); 0 turns it off. */
+  authFailuresPerMinute: number;
+  /** Largest message the extension may send over the bridge once authenticated (SIGHTLINE_BRIDGE_MAX_MESSAGE). */
+  bridgeMaxMessageBytes: number;
+  /** Open MCP sessions per account at most (SIGHTLINE_MCP_SESSIONS); the oldest idle one is closed for a new one. */
+  mcpSessionsPerAccount: number;
+  /** Host names requests may be addressed to besides the loopback names, the listen address and
+   *  SIGHTLINE_PUBLIC_URL's host (SIGHTLINE_ALLOWED_HOSTS): `name`, `name:port`, `.suffix`, or `*`. */
+  allowedHosts: string[];
+  /** Browser origins allowed on /mcp (SIGHTLINE_ALLOWED_ORIGINS): exact origins, or `*`. */
+  allowedOrigins: string[];
   /** Most raw elements (frames included) one snapshot may carry (SIGHTLINE_MAX_RAW_ELEMENTS). */
   maxRawElements: number;
   /** pino level (SIGHTLINE_LOG_LEVEL). */
@@ -49,6 +60,12 @@ export const DEFAULT_CONFIG: ServerConfig = {
   snapshotCap: SNAPSHOT_DEFAULT_CAP,
   rateLimitPerMinute: 600,
   bodyLimitBytes: 10 * 1024 * 1024,
+  authFailuresPerMinute: 30,
+  // A capture of a page with 50,000 elements is ~15 MB of JSON; a screenshot a few MB.
+  bridgeMaxMessageBytes: 32 * 1024 * 1024,
+  mcpSessionsPerAccount: 16,
+  allowedHosts: [],
+  allowedOrigins: [],
   maxRawElements: 50_000,
   logLevel: "info",
   devKey: true,
@@ -126,6 +143,11 @@ export function loadConfig(
     snapshotCap: int(env, "SIGHTLINE_SNAPSHOT_CAP", DEFAULT_CONFIG.snapshotCap, 1),
     rateLimitPerMinute: int(env, "SIGHTLINE_RATE_LIMIT", DEFAULT_CONFIG.rateLimitPerMinute, 0),
     bodyLimitBytes: env.SIGHTLINE_BODY_LIMIT?.trim() ? parseBytes(env.SIGHTLINE_BODY_LIMIT) : DEFAULT_CONFIG.bodyLimitBytes,
+    authFailuresPerMinute: int(env, "SIGHTLINE_AUTH_FAILURE_LIMIT", DEFAULT_CONFIG.authFailuresPerMinute, 0, 1_000_000),
+    bridgeMaxMessageBytes: env.SIGHTLINE_BRIDGE_MAX_MESSAGE?.trim() ? parseBytes(env.SIGHTLINE_BRIDGE_MAX_MESSAGE) : DEFAULT_CONFIG.bridgeMaxMessageBytes,
+    mcpSessionsPerAccount: int(env, "SIGHTLINE_MCP_SESSIONS", DEFAULT_CONFIG.mcpSessionsPerAccount, 1, 10_000),
+    allowedHosts: hostList(env.SIGHTLINE_ALLOWED_HOSTS),
+    allowedOrigins: originList(env.SIGHTLINE_ALLOWED_ORIGINS),
     maxRawElements: int(env, "SIGHTLINE_MAX_RAW_ELEMENTS", DEFAULT_CONFIG.maxRawElements, 1),
     logLevel: level as LogLevel,
     devKey: bool(env, "SIGHTLINE_DEV_KEY", DEFAULT_CONFIG.devKey),
@@ -137,5 +159,44 @@ export function loadConfig(
     observe: readObserveConfig(env, (msg) => new ConfigError(msg)),
   };
   const config = { ...fromEnv, ...overrides };
+  // On every interface the server cannot know by which name clients reach it, and must not
+  // learn it from the request (links, Host checks): it has to be told.
+  if (isWildcardHost(config.host) && !config.observe.publicUrl) {
+    throw new ConfigError(
+      `HOST=${config.host} listens on every interface: set SIGHTLINE_PUBLIC_URL to the URL clients use (its host is allowed and links are built from it), and SIGHTLINE_ALLOWED_HOSTS for any other name`,
+    );
+  }
   return { ...config, dataDir: resolve(config.dataDir) };
+}
+
+/** 0.0.0.0, :: and the like: every interface. */
+export function isWildcardHost(host: string): boolean {
+  const h = host.trim().replace(/^\[|\]$/g, "");
+  return h === "" || h === "0.0.0.0" || /^[0:]+$/.test(h);
+}
+
+const list = (raw: string | undefined) =>
+  (raw ?? "")
+    .split(",")
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
+
+function hostList(raw: string | undefined): string[] {
+  const out = list(raw);
+  for (const h of out) {
+    if (h !== "*" && !/^(\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*|\[[0-9a-f:.]+\])(:\d{1,5})?$/.test(h)) {
+      throw new ConfigError(`SIGHTLINE_ALLOWED_HOSTS takes host names, name:port, .suffixes or *, comma-separated; got ${JSON.stringify(h)}`);
+    }
+  }
+  return out;
+}
+
+function originList(raw: string | undefined): string[] {
+  const out = list(raw).map((o) => o.replace(/\/+$/, ""));
+  for (const o of out) {
+    if (o !== "*" && !/^[a-z][a-z0-9+.-]*:\/\/[^/\s]+$/.test(o)) {
+      throw new ConfigError(`SIGHTLINE_ALLOWED_ORIGINS takes origins (scheme://host[:port]) or *, comma-separated; got ${JSON.stringify(o)}`);
+    }
+  }
+  return out;
 }

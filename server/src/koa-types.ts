@@ -8,6 +8,7 @@ import type { refineSnapshot } from "@sightline/shared/refine";
 import type { Bridge } from "./bridge/index.js";
 import type { ServerConfig } from "./config.js";
 import type { Account, Ledger } from "./ledger/index.js";
+import type { AuthFailures } from "./middleware/auth-failures.js";
 import type { ObserveRuntime } from "./observe/runtime.js";
 import type { SnapshotEngine } from "./snapshot/index.js";
 
@@ -48,6 +49,8 @@ export interface AppDeps {
    * The handler gets `ctx.state.account` and the parsed `ctx.request.body`.
    */
   api: ApiChain;
+  /** Failed authentication attempts per client: 401s and failed bridge hellos (429 past the limit). */
+  authFailures: AuthFailures;
   /** The extension bridge: the person's shared tabs, per account (server/src/bridge). */
   bridge: Bridge;
   /** What /v1/observe renders with: the browser pool and the screenshot storage (observe/runtime.ts). */

@@ -49,6 +49,7 @@ const ERROR_TEXT: Partial<Record<ErrorCode, string>> = {
   unauthorized: "Missing or invalid API key",
   insufficient_credits: "Not enough credits left",
   forbidden: "Account inactive",
+  misdirected_request: "`Misdirected request`: the Host header is not a name this server answers to (SIGHTLINE_ALLOWED_HOSTS)",
   payload_too_large: "Body over the server's limit (default 10 MB)",
   rate_limited: "`Rate limit exceeded`: the key's token bucket is empty; retry after `Retry-After` seconds",
   internal_error: "Unexpected server failure (nothing is charged)",
@@ -67,7 +68,7 @@ function errorResponses(codes: ErrorCode[]): Record<string, Json> {
   return out;
 }
 
-const common: ErrorCode[] = ["bad_request", "unauthorized", "insufficient_credits", "forbidden", "payload_too_large", "rate_limited", "internal_error"];
+const common: ErrorCode[] = ["bad_request", "unauthorized", "insufficient_credits", "forbidden", "misdirected_request", "payload_too_large", "rate_limited", "internal_error"];
 
 const IDEMPOTENCY_KEY = {
   name: "Idempotency-Key",

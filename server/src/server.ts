@@ -8,6 +8,7 @@ import { createLogger } from "./logger.js";
 import { loadRankModel } from "./rank-model.js";
 import { workerEngine } from "./snapshot/index.js";
 import { attachBridgeRoute } from "./routes/bridge.js";
+import { addressing } from "./middleware/origins.js";
 import { BridgeHub } from "./bridge/hub.js";
 import type { Bridge } from "./bridge/index.js";
 import type { Logger } from "pino";
@@ -79,7 +80,7 @@ export async function startServer(
   // WebSocket upgrades at /v1/bridge feed the hub (an injected stand-in bridge takes none).
   const { bridge } = created.deps;
   if (bridge instanceof BridgeHub) {
-    const route = attachBridgeRoute(server, { bridge, logger });
+    const route = attachBridgeRoute(server, { bridge, logger, maxMessageBytes: config.bridgeMaxMessageBytes, addressing: addressing(config) });
     created.deps.onShutdown(() => route.close());
   }
   await new Promise<void>((resolve, reject) => {

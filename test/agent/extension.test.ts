@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { parseJsonLines, replayable } from "@sightline/shared/agent";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { observeConfig } from "../../server/src/observe/index.js";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
 import { launchWithExtension, saveBackendSettings, type ExtensionBrowser } from "../extension/harness.js";
 import { httpClient, idOf, textOf, type McpClient } from "./mcp-client.js";
@@ -32,12 +33,15 @@ async function picture(name: string): Promise<void> {
   await panel.screenshot({ path: `${docs}${name}.png` });
 }
 
+// The fixture site is on loopback: the server relays navigate URLs only to hosts its policy allows.
+const observe = observeConfig({ allowPrivateHosts: "127.0.0.1" });
+
 type Structured = Record<string, unknown>;
 const structured = (r: { structuredContent?: unknown }) => (r.structuredContent ?? {}) as Structured;
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "sightline-agent-ext-"));
-  [site, sl, ext] = await Promise.all([serveAgentSite(), startSightline({ dataDir }), launchWithExtension()]);
+  [site, sl, ext] = await Promise.all([serveAgentSite(), startSightline({ dataDir, config: { observe } }), launchWithExtension()]);
   key = await sl.createKey(200);
   page = ext.context.pages()[0] ?? (await ext.context.newPage());
   await page.goto(site.url("/signup.html"));
@@ -282,7 +286,7 @@ describe("the person's tab through the extension", () => {
     await mcp.close();
     await sl.close();
     await connected("reconnecting");
-    sl = await startSightline({ dataDir, config: { port } });
+    sl = await startSightline({ dataDir, config: { port, observe } });
     await connected("connected");
     mcp = await httpClient(sl.origin, key);
     const tabs = structured(await mcp.call("tabs")).tabs as { url: string }[];

@@ -1,6 +1,7 @@
 // The MCP tools on the headless backend, as an MCP client sees them: the built CLI
 // (`sightline mcp --headless`) over stdio, driving Debian's Chromium, against fixture pages
-// on loopback whose server records what a form really submitted.
+// on loopback whose server records what a form really submitted. Loopback is refused by default
+// (test/security/egress.test.ts), so 127.0.0.1 is opened with SIGHTLINE_ALLOW_PRIVATE_HOSTS.
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -19,7 +20,7 @@ beforeAll(async () => {
   site = await serveAgentSite();
   dir = await mkdtemp(join(tmpdir(), "sightline-agent-"));
   logFile = join(dir, "activity.jsonl");
-  mcp = await stdioClient(["--headless", "--log", logFile]);
+  mcp = await stdioClient(["--headless", "--log", logFile], { SIGHTLINE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" });
 });
 
 afterAll(async () => {
@@ -28,9 +29,10 @@ afterAll(async () => {
   if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function runCli(args: string[], allow: Record<string, string> = { SIGHTLINE_ALLOW_PRIVATE_HOSTS: "127.0.0.1" }): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { env: { PATH: process.env.PATH ?? "", CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium" } });
+    const env = { PATH: process.env.PATH ?? "", CHROMIUM_PATH: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", ...allow };
+    const child = spawn(process.execPath, [CLI, ...args], { env });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
@@ -96,6 +98,15 @@ describe("sightline mcp --headless (stdio)", () => {
     expect(replay.stdout).toMatch(/6\. click button "Create account" → navigated/);
     expect(site.submissions.length).toBe(before + 1); // the refused replay acted on nothing
     expect(site.submissions.at(-1)).toEqual(site.submissions[before - 1]);
+  });
+
+  it("holds a replay to the same host policy: loopback only when opened", async () => {
+    const before = site.submissions.length;
+    const strict = await runCli(["replay", logFile, "--secret", "Password=s3cret-pass"], {});
+    // Refused before a browser starts, like a missing secret.
+    expect(strict.code).toBe(2);
+    expect(strict.stderr).toMatch(/step 1 \(navigate\): Invalid URL: 127\.0\.0\.1: 127\.0\.0\.1 is a loopback address.*--allow-private-hosts/);
+    expect(site.submissions.length).toBe(before);
   });
 
   it("marks text the person cannot see in snapshot and read, and flags an action that follows it", async () => {

@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { HeadlessBackend } from "@sightline/shared/mcp";
+import { parseAllowList } from "@sightline/shared/net";
 import type { AgentBackend } from "@sightline/shared/agent";
 import { launchChromium } from "../support/chromium.js";
 import { near, pixelsAt } from "../extension/pixels.js";
@@ -47,7 +48,7 @@ const bridge = {
 
 beforeAll(async () => {
   browser = await launchChromium();
-  headless = await HeadlessBackend.start({ browser });
+  headless = await HeadlessBackend.start({ browser, policy: parseAllowList("127.0.0.1") }); // the fixture site is on loopback
   site = await serveAgentSite();
   server = await startSightline({ bridge, logLines, config: { logLevel: "debug" } });
   key = await server.createKey(100);

@@ -20,6 +20,7 @@ export const LAYERS: Record<string, Layer> = {
   "shared/src/playwright/": "node",
   "shared/src/cli/": "node",
   "shared/src/mcp/": "node",
+  "shared/src/net/": "node",
   "shared/scripts/": "node",
   "shared/rank-training/": "node",
   "server/src/": "node",

@@ -5,6 +5,8 @@ import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../support/chromium.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
 import type { RawElement } from "@sightline/shared/contract";
+import type { CollectResult } from "@sightline/shared/collector";
+import { collectPage } from "@sightline/shared/playwright";
 import { FIXTURES, byDomId, collectIn } from "./support.js";
 
 let browser: Browser;
@@ -57,5 +59,21 @@ describe("iframes", () => {
     expect(frame.attributes!.frame).toBe("cross-origin");
     expect(frame.attributes!.iframe_src).toContain("localhost");
     expect(frame.iframe_content).toEqual([]);
+  });
+
+  it("reads the same frames from Sightline's isolated world (the SDK's, the agent's and the server's collector)", async () => {
+    // The collector there reaches the same-origin frame through contentDocument, in a context
+    // Blink makes for the isolated world in that frame; the cross-origin one stays unread.
+    const body = (await collectPage(page)) as CollectResult;
+    const content = byDomId(body, "same")!.iframe_content as RawElement[];
+    const btn = content.find((e) => e.attributes?.id === "inner-btn")!;
+    const live = await page.frameLocator("#same").locator("#inner-btn").boundingBox();
+    expect(btn.attributes).toMatchObject({ role: "button", aria_label: "Inner button" });
+    expect(btn.rect.x).toBeCloseTo(live!.x, 0);
+    expect(btn.rect.y).toBeCloseTo(live!.y, 0);
+    expect(byDomId(body, "cross")!.attributes!.frame).toBe("cross-origin");
+    expect(byDomId(body, "cross")!.iframe_content).toEqual([]);
+    const again = (await collectPage(page)) as CollectResult;
+    expect((byDomId(again, "same")!.iframe_content as RawElement[]).find((e) => e.attributes?.id === "inner-btn")!.id).toBe(btn.id);
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext } from "playwright-core";
 import { launchChromium } from "../support/chromium.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
-import { parseAllowList, startEgressProxy, REFUSED_HEADER, type EgressProxy } from "../../server/src/net/index.js";
+import { parseAllowList, startEgressProxy, REFUSED_HEADER, type EgressProxy } from "@sightline/shared/net";
 
 let browser: Browser;
 let allowed: StaticServer; // 127.0.0.1: allowed
@@ -94,13 +94,19 @@ describe("egress proxy", () => {
       const ws = await new Promise((res) => { const w = new WebSocket("ws://127.0.0.2:${port}/"); w.onopen = () => res("open"); w.onerror = () => res("error"); });
       const f6 = await fetch("http://[::1]:${port}/").then((r) => r.status, () => "failed");
       const tls = await fetch("https://127.0.0.2:${port}/").then((r) => r.status, () => "failed");
-      return [ws, f6, tls];
+      const compat = await fetch("http://[::127.0.0.2]:${port}/").then((r) => r.status, () => "failed");
+      return [ws, f6, tls, compat];
     })()`);
-    expect(results).toEqual(["error", "failed", "failed"]);
+    expect(results).toEqual(["error", "failed", "failed", "failed"]);
     expect(rawHits).toBe(0);
     const targets = proxy.refusals.map((r) => r.target);
     expect(targets).toContain(`[::1]:${port}`);
     expect(targets).toContain(`127.0.0.2:${port}`);
+    // IPv4-compatible IPv6 is refused by the policy, not merely unreachable
+    expect(proxy.refusals.find((r) => r.target === `[::7f00:2]:${port}`)).toMatchObject({
+      reason: "private",
+      message: "[::7f00:2]: ::7f00:2 is a loopback address (127.0.0.2 in IPv4-compatible IPv6)",
+    });
     await page.close();
   });
 });

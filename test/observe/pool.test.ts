@@ -2,7 +2,7 @@
 // relaunch after the browser is killed, and nothing left open afterwards.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BrowserPool, PoolBusyError, RenderTimeoutError, BrowserCrashedError, renderUrl } from "../../server/src/browser/index.js";
-import { DEFAULT_POLICY } from "../../server/src/net/index.js";
+import { DEFAULT_POLICY } from "@sightline/shared/net";
 import { CHROMIUM_PATH } from "../support/chromium.js";
 
 let pool: BrowserPool;

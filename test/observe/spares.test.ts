@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BrowserContext } from "playwright-core";
 import { BrowserPool, RenderTimeoutError, renderUrl, type ContextRecipe, type RenderedPage } from "../../server/src/browser/index.js";
-import { EgressRefusal, parseAllowList } from "../../server/src/net/index.js";
+import { EgressRefusal, parseAllowList } from "@sightline/shared/net";
 import { CHROMIUM_PATH } from "../support/chromium.js";
 import { serveStatic, type StaticServer } from "../support/static-server.js";
 import { FIXTURES, until } from "./helpers.js";

@@ -58,7 +58,9 @@ describe("the first URL", () => {
     ["127.0.0.2", () => other.url("/article.html"), /127\.0\.0\.2 is a loopback address/],
     ["localhost", () => `http://localhost:${port()}/article.html`, /localhost is a loopback name/],
     ["[::1]", () => `http://[::1]:${port()}/article.html`, /::1 is a loopback address/],
-    ["[::ffff:127.0.0.1]", () => `http://[::ffff:127.0.0.1]:${port()}/article.html`, /loopback \(IPv4 inside ipv4Mapped\)/],
+    ["[::ffff:127.0.0.1]", () => `http://[::ffff:127.0.0.1]:${port()}/article.html`, /loopback address \(127\.0\.0\.1 in IPv4-mapped IPv6\)/],
+    // IPv4-compatible IPv6 (::/96): the URL parser writes it as [::7f00:1]
+    ["[::127.0.0.1]", () => `http://[::127.0.0.1]:${port()}/article.html`, /::7f00:1 is a loopback address \(127\.0\.0\.1 in IPv4-compatible IPv6\)/],
     ["2130706433", () => `http://2130706433:${port()}/article.html`, /non-canonical spelling of 127\.0\.0\.1/],
     ["0x7f000001", () => `http://0x7f000001:${port()}/article.html`, /non-canonical spelling of 127\.0\.0\.1/],
     ["127.1", () => `http://127.1:${port()}/article.html`, /non-canonical spelling of 127\.0\.0\.1/],
@@ -74,6 +76,20 @@ describe("the first URL", () => {
     expect(site.requests).toEqual([]);
     expect(other.requests).toEqual([]);
     expect(await sl.credits(key)).toBe(before);
+  });
+
+  it.each([
+    ["http://[::169.254.169.254]/latest/meta-data/", /::a9fe:a9fe is a link-local \(cloud metadata\) address \(169\.254\.169\.254 in IPv4-compatible IPv6\)/],
+    ["http://[::10.0.0.1]/", /::a00:1 is a private \(RFC 1918\) address \(10\.0\.0\.1 in IPv4-compatible IPv6\)/],
+    ["http://[64:ff9b::169.254.169.254]/", /link-local \(cloud metadata\) address \(169\.254\.169\.254 in NAT64 IPv6\)/],
+    ["http://[2002:a9fe:a9fe::]/", /link-local \(cloud metadata\) address \(169\.254\.169\.254 in 6to4 IPv6\)/],
+  ])("refuses %s under the default policy before connecting", async (url, why) => {
+    const k = await strict.createKey(10);
+    const { status, json } = await observe(strict, k, { url });
+    expect(status).toBe(400);
+    expect(json.error).toBe("Invalid URL");
+    expect(json.message).toMatch(why);
+    expect(await strict.credits(k)).toBe(10);
   });
 
   it("refuses even 127.0.0.1 under the default policy", async () => {

@@ -8,7 +8,7 @@ import { createLinearReranker } from "@sightline/shared/rank";
 import { toPrompt } from "@sightline/shared/prompt";
 import type { RawElement } from "@sightline/shared/contract";
 import type { CollectResult } from "@sightline/shared/collector";
-import { trackListeners } from "@sightline/shared/playwright";
+import { collectPage, trackListeners } from "@sightline/shared/playwright";
 import { markListeners } from "@sightline/shared/agent";
 import { byDomId, collectIn, flatten, useFixturePage } from "../collector/support.js";
 
@@ -132,6 +132,46 @@ describe("controls made clickable only by script", () => {
         "sq-4": "visual",
       });
       expect(firstFor(body, "Choose the Pro plan")).toEqual({ heuristic: "card-pro", model: "card-pro" });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("takes the init script's records across worlds, when the collector runs in Sightline's isolated world (the SDK and the server)", async () => {
+    // The script records in the page's world, the collector reads in its own: asked with an
+    // event, the script answers with a mark per recorded node (an onclick property included).
+    const page = await fx.page.context().browser()!.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await trackListeners(page);
+      await page.goto(fx.server.url("targets/listeners.html"));
+      await page.evaluate(() => {
+        (document.getElementById("sw-green") as HTMLElement).onclick = () => undefined;
+      });
+      const body = (await collectPage(page)) as CollectResult;
+      expect(foundBy(body, ["sw-red", "sw-green", "card-pro", "day-14", "sq-4"])).toEqual({
+        "sw-red": "listener red square",
+        "sw-green": "listener green square",
+        "card-pro": "listener",
+        "day-14": "delegated-listener",
+        "sq-4": "visual",
+      });
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("asks a page without the init script nothing, so it sees no sign of a collect", async () => {
+    const page = await fx.page.context().browser()!.newPage({ viewport: { width: 1280, height: 900 } });
+    try {
+      await page.goto(fx.server.url("targets/listeners.html"));
+      await page.evaluate(() => {
+        const g = globalThis as unknown as { asked: number };
+        g.asked = 0;
+        document.addEventListener("sightline:listener-request", () => g.asked++, true);
+      });
+      const body = (await collectPage(page)) as CollectResult;
+      expect(foundBy(body, ["sw-red", "card-pro"])).toEqual({ "sw-red": "visual red square", "card-pro": "-" });
+      expect(await page.evaluate(() => (globalThis as unknown as { asked: number }).asked)).toBe(0);
     } finally {
       await page.close();
     }

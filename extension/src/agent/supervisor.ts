@@ -7,8 +7,10 @@ import {
   AgentError,
   assessAction,
   isAgentError,
+  isSecretTarget,
   loggableAction,
   MASK,
+  SecretValues,
   type ActionOutcome,
   type Decision,
   markListeners,
@@ -69,6 +71,8 @@ const originOf = (url: string) => {
 
 export class Supervisor {
   private shared = new Set<number>();
+  /** Last committed URL of shared tabs (in memory: a worker that slept answers tabs.get's). */
+  private urls = new Map<number, string>();
   private allowedSites = new Set<string>();
   private mode: AgentMode = "running";
   private readonly waiting = new Map<string, Waiting>();
@@ -79,6 +83,12 @@ export class Supervisor {
   private takenOver = new Set<number>();
   /** One act at a time per tab. */
   private readonly chains = new Map<number, Promise<unknown>>();
+  /**
+   * Text typed into secret fields (shared/src/agent/secrets.ts), in the worker's memory only:
+   * masked in the log and in every answer, wherever a page echoes it (the server's session
+   * does the same; this also covers a text the person edited on the card).
+   */
+  private readonly typed = new SecretValues();
   readonly client: BridgeClient;
   private loaded: Promise<void>;
 
@@ -148,14 +158,21 @@ export class Supervisor {
     browser.storage.onChanged.addListener((changes, area) => {
       if (area === "local" && "sightline.settings" in changes) void this.client.restart();
     });
-    browser.tabs.onCreated.addListener((tab) => {
-      // A tab opened from a shared tab (a link with target=_blank, window.open) joins it.
-      if (tab.id !== undefined && tab.openerTabId !== undefined && this.shared.has(tab.openerTabId)) {
-        this.shared.add(tab.id);
-        this.changed();
-      }
+    // A tab a shared page itself opened (a target=_blank link, window.open) joins the share.
+    // Not tabs.onCreated's openerTabId: Chromium also names the front tab the opener of a tab
+    // the person opens with Ctrl+T or the new-tab button, and that tab is the person's own.
+    browser.webNavigation.onCreatedNavigationTarget.addListener((d) => {
+      if (!this.shared.has(d.sourceTabId) || this.shared.has(d.tabId)) return;
+      this.shared.add(d.tabId);
+      this.urls.set(d.tabId, d.url);
+      this.changed();
+    });
+    // Without host permissions tabs.get hides a joined tab's URL; the committed one is known.
+    browser.webNavigation.onCommitted.addListener((d) => {
+      if (d.frameId === 0 && this.shared.has(d.tabId)) this.urls.set(d.tabId, d.url);
     });
     browser.tabs.onRemoved.addListener((id) => {
+      this.urls.delete(id);
       if (this.shared.delete(id)) this.changed();
     });
     browser.tabs.onUpdated.addListener((id, info) => {
@@ -176,9 +193,9 @@ export class Supervisor {
     for (const id of this.shared) {
       const t = await browser.tabs.get(id).catch(() => null);
       if (!t) continue;
-      out.push({ tab: String(id), url: t.url ?? "", title: t.title ?? "", active: !!t.active });
+      out.push({ tab: String(id), url: t.url || this.urls.get(id) || "", title: t.title ?? "", active: !!t.active });
     }
-    return out;
+    return this.typed.scrub(out);
   }
 
   private async share(tabId: number, on: boolean): Promise<void> {
@@ -259,9 +276,11 @@ export class Supervisor {
       await this.whileHeld(reply);
       tabId = this.tabOf(call); // still shared after the wait
       const data = await this.run(call, tabId, reply, started);
-      reply.ok(data);
-    } catch (err) {
-      const e = isAgentError(err) ? err : new AgentError("failed", explainTabError(err));
+      // A screenshot's PNG is not text (its masks are drawn in the page).
+      reply.ok(call.op === "screenshot" ? data : this.typed.scrub(data));
+    } catch (raw) {
+      const err = this.typed.scrubError(raw);
+      const e = isAgentError(err) ? err : new AgentError("failed", this.typed.scrub(explainTabError(err)));
       if (call.op !== "act") this.record({ tabId, tool: call.op, summary: call.op, decision: OBSERVED, error: e.message, started });
       reply.fail(e.code, e.message, e.detail);
     }
@@ -279,13 +298,15 @@ export class Supervisor {
           await exec(tabId, () => (globalThis as unknown as { sightline: Sightline }).sightline.receiveListenerMarks(), []);
           await markListeners((method, params) => cdp.send(tabId, method, params)).catch(() => 0);
         }
-        const req = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.collect(), []);
+        // textVisibility: elements whose text the person cannot see are marked (text_hidden).
+        const req = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.collect({ textVisibility: true }), []);
         this.record({ tabId, tool: "snapshot", summary: `Read the elements of ${req.url}`, decision: OBSERVED, started });
         return req;
       }
       case "read": {
         await ensureInjected(tabId);
-        const r = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.read({ format: "markdown" }), []);
+        // markHidden: every run the person cannot see comes back wrapped in ⟦hidden⟧ marks.
+        const r = await exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.read({ format: "markdown", markHidden: true }), []);
         const url = await driver.url();
         this.record({ tabId, tool: "read", summary: `Read the text of ${url}`, decision: OBSERVED, started });
         return { url, title: r.title, description: r.description, content: r.content } satisfies BridgeOps["read"]["result"];
@@ -331,6 +352,8 @@ export class Supervisor {
     const facts = id !== null ? await driver.call("describe", { id }) : null;
     if (id !== null && !facts) throw new AgentError("stale", `element [${id}] is no longer on the page`, { id });
     const risk = assessAction(action, { pageUrl, target, facts });
+    const secret = action.kind === "type" && (risk.secret || isSecretTarget(target));
+    if (secret) this.typed.add(action.text);
     const origin = originOf(pageUrl);
     const ask = risk.tier === "sensitive" || (risk.tier === "act" && !this.allowedSites.has(origin));
     let decision: Decision = { tier: risk.tier, by: "policy", verdict: "approved" };
@@ -345,6 +368,7 @@ export class Supervisor {
       }
       decision = { tier: risk.tier, by: "person", verdict: "approved" };
       if (got.text !== undefined && action.kind === "type" && got.text !== action.text) {
+        if (secret) this.typed.add(got.text);
         performed = { ...action, text: got.text };
         decision = { ...decision, verdict: "edited" };
       }
@@ -361,7 +385,7 @@ export class Supervisor {
       this.record({ ...base, summary, action: this.loggable(performed, target, risk), decision, outcome: result.outcome, urlAfter: result.url });
       return { ...result, decision };
     } catch (err) {
-      const msg = isAgentError(err) ? err.message : explainTabError(err);
+      const msg = this.typed.scrub(isAgentError(err) ? err.message : explainTabError(err));
       this.record({ ...base, summary, action: this.loggable(performed, target, risk), decision, error: msg });
       throw err;
     }
@@ -369,7 +393,7 @@ export class Supervisor {
 
   /** A secret text never reaches the log (the page's facts or the agent's picture say secret). */
   private loggable(action: AgentAction, target: ActionTarget | null, risk: RiskAssessment): AgentAction {
-    return action.kind === "type" && risk.secret ? { ...action, text: MASK } : loggableAction(action, target);
+    return this.typed.scrub(action.kind === "type" && risk.secret ? { ...action, text: MASK } : loggableAction(action, target));
   }
 
   private askPerson(
@@ -381,7 +405,7 @@ export class Supervisor {
     form: PendingApproval["form"],
     reply: Replier,
   ): Promise<{ approve: boolean; text?: string; cancelled?: boolean }> {
-    const approval: PendingApproval = {
+    const approval: PendingApproval = this.typed.scrub({
       id: callId,
       tabId,
       origin,
@@ -394,7 +418,7 @@ export class Supervisor {
       secret: risk.secret,
       attachesDebugger: needsInput(action) && !cdp.isAttached(tabId),
       at: Date.now(),
-    };
+    });
     const message = `waiting for the person's approval in the Sightline side panel: ${risk.summary}`;
     reply.progress(message);
     const reminder = setInterval(() => reply.progress(message), PROGRESS_EVERY_MS);
@@ -449,7 +473,8 @@ export class Supervisor {
   }): void {
     const urlNow = e.pageUrl !== undefined ? Promise.resolve(e.pageUrl) : browser.tabs.get(e.tabId).then((t: Browser.tabs.Tab) => t.url ?? "", () => "");
     void urlNow.then((url) => {
-      const entry: LogEntry = {
+      // Whatever the page echoed of a typed secret (its address, a title in an error) is masked.
+      const entry: LogEntry = this.typed.scrub({
         format: ACTIVITY_FORMAT,
         at: new Date().toISOString(),
         tab: String(e.tabId),
@@ -462,7 +487,7 @@ export class Supervisor {
         ...(e.urlAfter ? { url_after: e.urlAfter } : {}),
         summary: e.summary,
         ms: Date.now() - e.started,
-      };
+      });
       this.log.push(entry);
       if (this.log.length > MAX_LOG) this.log.splice(0, this.log.length - MAX_LOG);
       this.persist();

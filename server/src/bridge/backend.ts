@@ -1,8 +1,37 @@
 // The person's-tab backend: every AgentBackend call becomes a bridge call to the extension
 // that shared the tab. The extension does the page work (and asks the person before acting).
-import type { ActionResult, ActionTarget, AgentAction, AgentBackend, AgentTab, CallHooks, MarkBox, ReadPage } from "@sightline/shared/agent";
+// A navigate is held to the host policy of /v1/observe before it is relayed: an agent steered
+// by a page must not walk the person's browser into their intranet or a metadata address.
+import { AgentError, checkNavigableUrl, type ActionResult, type ActionTarget, type AgentAction, type AgentBackend, type AgentTab, type CallHooks, type MarkBox, type ReadPage } from "@sightline/shared/agent";
 import type { SnapshotRequest } from "@sightline/shared/contract";
 import type { BridgeOp, BridgeOps } from "@sightline/shared/bridge";
+import { checkRequestUrl, DEFAULT_POLICY, EgressRefusal, hostAllowedByName, type HostPolicy, type Lookup } from "@sightline/shared/net";
+
+/** The policy the server holds navigate URLs to (config.observe's SIGHTLINE_ALLOW_PRIVATE_HOSTS). */
+export interface NavigationPolicy {
+  policy: HostPolicy;
+  /** The server's resolver (tests may give another). */
+  lookup?: Lookup;
+}
+
+const POLICY_HINT = "an agent may not open private, loopback, link-local or metadata addresses (the server's operator can allow hosts with SIGHTLINE_ALLOW_PRIVATE_HOSTS)";
+
+/**
+ * Refuses a navigate URL the policy refuses, as bad_url. The person's browser resolves names
+ * itself, so the server's answer is the best it can know: a name it cannot resolve is not
+ * known to be public and is refused too, unless the policy names it.
+ */
+async function checkNavigate(raw: string, nav: NavigationPolicy): Promise<void> {
+  const url = checkNavigableUrl(raw);
+  if (hostAllowedByName(url.hostname, nav.policy)) return;
+  try {
+    await checkRequestUrl(raw, nav.policy, nav.lookup);
+  } catch (err) {
+    if (!(err instanceof EgressRefusal)) throw err;
+    const why = err.reason === "unresolvable" ? `${err.message} by the Sightline server, so it is not known to be public` : err.message;
+    throw new AgentError("bad_url", `Invalid URL: ${why}; ${POLICY_HINT}`);
+  }
+}
 
 /** What the backend needs of the hub (hub.ts implements it; declared here so the two modules do not import each other). */
 export interface BridgeCalls {
@@ -15,6 +44,7 @@ export class BridgeBackend implements AgentBackend {
     private readonly hub: BridgeCalls,
     private readonly accountId: string,
     private readonly sessionId: string,
+    private readonly navigation: NavigationPolicy = { policy: DEFAULT_POLICY },
   ) {}
 
   async tabs(): Promise<AgentTab[]> {
@@ -34,7 +64,8 @@ export class BridgeBackend implements AgentBackend {
   }
 
   /** `hooks.onProgress` hears "waiting for the person's approval"; `hooks.signal` cancels the card. */
-  act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks): Promise<ActionResult> {
+  async act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks): Promise<ActionResult> {
+    if (action.kind === "navigate") await checkNavigate(action.url, this.navigation);
     return this.hub.call(this.accountId, this.sessionId, tab, "act", { action, target }, hooks);
   }
 

@@ -15,7 +15,10 @@ import {
   type ServerMessage,
 } from "@sightline/shared/bridge";
 import type { Account } from "../ledger/index.js";
-import { BridgeBackend } from "./backend.js";
+import type { AuthFailures } from "../middleware/auth-failures.js";
+import { validateSnapshotRequest, ContractError } from "@sightline/shared/contract";
+import { BridgeBackend, type NavigationPolicy } from "./backend.js";
+import { rememberFrame } from "./capture-frames.js";
 import type { Bridge } from "./index.js";
 
 /** What the hub needs of a socket (a `ws` WebSocket has all of it). */
@@ -30,11 +33,30 @@ export interface BridgeSocket {
 export interface SocketHandlers {
   message(raw: string): void;
   closed(): void;
+  /** The peer sent more than it may (before hello: a few KB; after: the message limit). The
+   *  route closes the socket (1009); the hub counts a failed hello or fails the calls in flight. */
+  oversized(limitBytes: number): void;
+}
+
+/** Who is on the other end of a socket, as the route sees it. */
+export interface AcceptOptions {
+  /** The client its failed hellos count against (auth-failures.ts clientKey). */
+  client?: string;
+  /** Called once hello succeeded (the route lifts its before-hello frame limit). */
+  onHello?(): void;
 }
 
 export interface HubOptions {
   authenticate(key: string): Promise<Readonly<Account> | null>;
   logger: Logger;
+  /** Failed hellos count here, per client; a client out of attempts is closed 4429 unheard. */
+  authFailures?: AuthFailures;
+  /**
+   * Checks a capture the extension answered with against the contract, from the text of its
+   * frame: null when it is a valid snapshot request, else why not. The server runs it on a
+   * refinement worker; by default it runs here.
+   */
+  checkCapture?(frame: string): Promise<string | null>;
   heartbeatMs?: number;
   /** How long the first message (hello) may take. */
   helloTimeoutMs?: number;
@@ -47,6 +69,8 @@ export interface HubOptions {
    * progress from the extension. Default 10 minutes.
    */
   actIdleTimeoutMs?: number;
+  /** What navigate URLs are held to before they are relayed (default: public addresses only). */
+  navigation?: NavigationPolicy;
 }
 
 interface Connection {
@@ -111,7 +135,7 @@ export class BridgeHub implements Bridge {
   // ---- the Bridge interface ---------------------------------------------------------------
 
   backendFor(accountId: string, sessionId: string): AgentBackend {
-    return new BridgeBackend(this, accountId, sessionId);
+    return new BridgeBackend(this, accountId, sessionId, this.opts.navigation);
   }
 
   release(sessionId: string): void {
@@ -129,11 +153,16 @@ export class BridgeHub implements Bridge {
   // ---- connections ------------------------------------------------------------------------
 
   /** Takes a new socket: it must say hello (with a valid key) first. */
-  accept(socket: BridgeSocket): SocketHandlers {
+  accept(socket: BridgeSocket, { client = "", onHello }: AcceptOptions = {}): SocketHandlers {
     let conn: Connection | null = null;
     let ended = false;
+    // A socket that never said a valid hello is a failed attempt of its client.
+    const failed = () => this.opts.authFailures?.failed(client);
     const helloTimer = setTimeout(() => {
-      if (!conn && !ended) socket.close(CLOSE.protocol, "no hello");
+      if (!conn && !ended) {
+        failed();
+        socket.close(CLOSE.protocol, "no hello");
+      }
     }, this.helloTimeoutMs);
     let greeting = false;
     return {
@@ -141,22 +170,27 @@ export class BridgeHub implements Bridge {
         if (ended) return;
         const msg = parseExtensionMessage(raw);
         if (!msg) {
+          if (!conn) failed();
           socket.close(CLOSE.protocol, "not a bridge message");
           return;
         }
         if (!conn) {
           if (msg.type !== "hello" || greeting) {
-            if (!greeting) socket.close(CLOSE.protocol, "say hello first");
+            if (!greeting) {
+              failed();
+              socket.close(CLOSE.protocol, "say hello first");
+            }
             return;
           }
           greeting = true;
-          void this.hello(socket, msg.key, msg.instance, msg.version).then((c) => {
+          void this.hello(socket, msg.key, msg.instance, msg.version, client).then((c) => {
             clearTimeout(helloTimer);
             if (ended) {
               if (c) this.forget(c);
               return;
             }
             conn = c;
+            if (c) onHello?.();
           });
           return;
         }
@@ -169,7 +203,7 @@ export class BridgeHub implements Bridge {
             conn.tabs = msg.tabs.map((t) => ({ tab: String(t.tab), url: String(t.url), title: String(t.title ?? ""), active: t.active === true }));
             return;
           case "result":
-            this.settle(conn, msg.id, msg.ok, msg.data, msg.error);
+            this.settle(conn, msg.id, msg.ok, msg.data, msg.error, raw);
             return;
           case "progress": {
             const p = this.pending.get(msg.id);
@@ -188,27 +222,44 @@ export class BridgeHub implements Bridge {
         clearTimeout(helloTimer);
         if (conn) this.forget(conn);
       },
+      oversized: (limitBytes) => {
+        if (ended) return;
+        if (!conn) {
+          failed();
+          return;
+        }
+        const mb = Math.round((limitBytes / 1024 / 1024) * 10) / 10;
+        this.opts.logger.warn({ account: conn.accountId, prefix: conn.prefix, limit_bytes: limitBytes }, "bridge: message over the size limit; connection closed");
+        this.forget(
+          conn,
+          `the browser sent a message larger than the bridge's limit of ${mb} MB (SIGHTLINE_BRIDGE_MAX_MESSAGE); the connection was reset (it reconnects by itself)`,
+        );
+      },
     };
   }
 
-  private async hello(socket: BridgeSocket, key: string, instance: string, version: number): Promise<Connection | null> {
+  private async hello(socket: BridgeSocket, key: string, instance: string, version: number, client: string): Promise<Connection | null> {
     if (this.closed) {
       socket.close(CLOSE.shutdown, "server shutting down");
       return null;
     }
+    // Out of attempts: refused before the key is looked up (and this refusal is not counted).
+    const wait = this.opts.authFailures?.blocked(client) ?? 0;
+    if (wait > 0) {
+      socket.close(CLOSE.rateLimited, `too many failed attempts from this client; retry in ${wait} s`);
+      return null;
+    }
+    const failed = (code: number, reason: string) => {
+      this.opts.authFailures?.failed(client);
+      socket.close(code, reason);
+      return null;
+    };
     if (version !== BRIDGE_PROTOCOL_VERSION) {
-      socket.close(CLOSE.protocol, `protocol version ${version} is not ${BRIDGE_PROTOCOL_VERSION}: update the extension or the server`);
-      return null;
+      return failed(CLOSE.protocol, `protocol version ${version} is not ${BRIDGE_PROTOCOL_VERSION}: update the extension or the server`);
     }
-    if (!instance || instance.length > 100) {
-      socket.close(CLOSE.protocol, "bad instance id");
-      return null;
-    }
+    if (!instance || instance.length > 100) return failed(CLOSE.protocol, "bad instance id");
     const account = key && key.length <= 512 ? await this.opts.authenticate(key) : null;
-    if (!account) {
-      socket.close(CLOSE.unauthorized, "invalid API key");
-      return null;
-    }
+    if (!account) return failed(CLOSE.unauthorized, "invalid API key");
     if (!account.active) {
       socket.close(CLOSE.forbidden, "this API key's account is deactivated");
       return null;
@@ -269,8 +320,8 @@ export class BridgeHub implements Bridge {
     }
   }
 
-  /** The connection is gone: its calls fail, its tabs disappear. */
-  private forget(conn: Connection): void {
+  /** The connection is gone: its calls fail (with `why`), its tabs disappear. */
+  private forget(conn: Connection, why = "the browser disconnected during the call (it reconnects by itself; try again in a few seconds)"): void {
     clearInterval(conn.heartbeat);
     const conns = this.accounts.get(conn.accountId);
     if (conns?.get(conn.instance) === conn) {
@@ -282,7 +333,17 @@ export class BridgeHub implements Bridge {
       if (p.conn !== conn) continue;
       this.pending.delete(id);
       clearTimeout(p.timer);
-      p.reject(new AgentError("not_connected", "the browser disconnected during the call (it reconnects by itself; try again in a few seconds)"));
+      p.reject(new AgentError("not_connected", why));
+    }
+  }
+
+  private async checkCapture(frame: string): Promise<string | null> {
+    if (this.opts.checkCapture) return this.opts.checkCapture(frame).catch((err: unknown) => String(err));
+    try {
+      validateSnapshotRequest((JSON.parse(frame) as { data?: unknown }).data);
+      return null;
+    } catch (err) {
+      return err instanceof ContractError ? err.message : String(err);
     }
   }
 
@@ -379,11 +440,23 @@ export class BridgeHub implements Bridge {
     });
   }
 
-  private settle(conn: Connection, id: string, ok: boolean, data: unknown, error?: { code: string; message: string; detail?: Record<string, unknown> }): void {
+  private settle(conn: Connection, id: string, ok: boolean, data: unknown, error: { code: string; message: string; detail?: Record<string, unknown> } | undefined, frame: string): void {
     const p = this.pending.get(id);
     if (!p || p.conn !== conn) return; // late answer to a call that timed out
     this.pending.delete(id);
     clearTimeout(p.timer);
+    if (ok && p.op === "capture") {
+      // Whatever the extension sends is checked before anyone refines or charges for it.
+      void this.checkCapture(frame).then((why) => {
+        if (why !== null) {
+          p.reject(new AgentError("failed", `the browser sent a capture that is not a valid snapshot request (${why}); nothing was charged for it`));
+          return;
+        }
+        rememberFrame(data as object, frame);
+        p.resolve(data);
+      });
+      return;
+    }
     if (ok) p.resolve(data);
     else {
       const code = KNOWN_CODES.has(error?.code as AgentErrorCode) ? (error!.code as AgentErrorCode) : "failed";

@@ -2,6 +2,7 @@
 // shortly after DOMContentLoaded; `precision` loads everything and waits for load, network idle
 // and a quiet DOM, each bounded so one slow resource cannot eat the whole request budget.
 import type { BrowserContext, Page, Response } from "playwright-core";
+import { SightlineWorld } from "@sightline/shared/playwright";
 
 export type EngineName = "performance" | "precision";
 
@@ -53,8 +54,10 @@ export async function applyEngine(context: BrowserContext, engine: EngineSpec): 
   });
 }
 
-// Runs in the page (kept as source text: the server is compiled without DOM types).
-const DOM_QUIET_SOURCE = `([quiet, budget]) => new Promise((resolve) => {
+// Runs in Sightline's isolated world of the page (shared/src/playwright/world.ts), where the page
+// cannot stand in for the MutationObserver or the timers (source text: the server is compiled
+// without DOM types).
+const DOM_QUIET_SOURCE = `(quiet, budget) => new Promise((resolve) => {
   const start = performance.now();
   let last = start;
   const mo = new MutationObserver(() => { last = performance.now(); });
@@ -70,7 +73,7 @@ const DOM_QUIET_SOURCE = `([quiet, budget]) => new Promise((resolve) => {
 /** Resolves after `quietMs` without DOM mutations, or after `budgetMs`; returns the quiet time seen. */
 export async function waitForDomQuiet(page: Page, quietMs: number, budgetMs: number): Promise<number> {
   if (budgetMs <= 0) return 0;
-  return page.evaluate(`(${DOM_QUIET_SOURCE})(${JSON.stringify([quietMs, budgetMs])})`) as Promise<number>;
+  return SightlineWorld.of(page).call<number>(DOM_QUIET_SOURCE, [quietMs, budgetMs]);
 }
 
 /**

@@ -11,6 +11,14 @@ export class PoolBusyError extends Error {
   }
 }
 
+/** The render was stopped to give its slot to another account's waiting request (slots.ts). */
+export class PoolPreemptedError extends PoolBusyError {
+  override name = "PoolPreemptedError";
+  constructor(retryAfterSeconds: number) {
+    super("the render was stopped to give another account its share of the rendering slots", retryAfterSeconds);
+  }
+}
+
 /** The render did not finish within the per-request time budget. */
 export class RenderTimeoutError extends Error {
   override name = "RenderTimeoutError";

@@ -4,4 +4,4 @@ export { BrowserPool, CHROMIUM_ARGS, type PoolOptions, type PoolStats } from "./
 export { ENGINES, RENDER_VIEWPORT, navigate, waitForDomQuiet, type EngineName, type EngineSpec } from "./engines.js";
 export { renderUrl, contextOptions, NavigationError, type RenderRequest, type RenderedPage } from "./render.js";
 export type { ContextRecipe, ContextResources, PreparedContext } from "./spares.js";
-export { PoolBusyError, RenderTimeoutError, BrowserCrashedError, PoolClosedError } from "./errors.js";
+export { PoolBusyError, PoolPreemptedError, RenderTimeoutError, BrowserCrashedError, PoolClosedError } from "./errors.js";

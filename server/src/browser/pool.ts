@@ -1,6 +1,7 @@
 // One headless Chromium shared by all renders: launched on first use, relaunched after it dies,
 // a fresh context per render (closed in finally), bounded concurrency, a bounded waiting line,
-// a per-render time budget, and spare contexts made ahead of renders (spares.ts).
+// both shared fairly between accounts (slots.ts), a per-render time budget, and spare contexts
+// made ahead of renders (spares.ts).
 //
 // Remote browsers (`endpoints`, SIGHTLINE_BROWSER_ENDPOINTS): instead of launching Chromium the
 // pool connects to Playwright browser servers (`npm run browser-server`, `playwright
@@ -14,8 +15,9 @@
 import { randomUUID } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { chromium, type Browser, type BrowserContext, type BrowserContextOptions } from "playwright-core";
+import { PROXY_ONLY_CHROMIUM_ARGS } from "@sightline/shared/net";
 import { BrowserCrashedError, PoolBusyError, PoolClosedError, RenderTimeoutError } from "./errors.js";
-import { Slots } from "./slots.js";
+import { Slots, type SlotTicket } from "./slots.js";
 import { CleanupStack, settled, within } from "./cleanup-stack.js";
 import { SpareShelf, prepareContext, type ContextRecipe, type PreparedContext } from "./spares.js";
 
@@ -38,8 +40,7 @@ export const CHROMIUM_ARGS = [
   "--disable-extensions",
   "--mute-audio",
   // WebRTC's UDP would bypass the egress proxy (and its host policy).
-  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
-  "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+  ...PROXY_ONLY_CHROMIUM_ARGS,
 ];
 
 export interface PoolOptions {
@@ -48,6 +49,9 @@ export interface PoolOptions {
   concurrency: number;
   /** Requests allowed to wait for a slot; more are turned away. */
   queueLimit: number;
+  /** How long a tenant below its fair share waits before another tenant's newest render is
+   *  stopped for it (slots.ts; default 2000). */
+  preemptAfterMs?: number;
   /** Extra Chromium flags. */
   args?: string[];
   /** How long a launch may take. */
@@ -102,6 +106,9 @@ export interface PoolStats {
 export interface RenderBudget {
   /** Time for the work once the browser is up; the context is closed when it runs out. */
   timeoutMs: number;
+  /** Who the render is for (the account): slots are shared fairly between tenants (slots.ts).
+   *  Renders without one share the tenant "". */
+  tenant?: string;
   /** withRecipe: the recipe's spare is made again only once this settles (more renders of the
    *  same request follow, and making a spare meanwhile would slow them on a small machine). */
   refillAfter?: Promise<unknown>;
@@ -136,7 +143,7 @@ export class BrowserPool {
 
   constructor(private readonly opts: PoolOptions) {
     this.remotes = (opts.endpoints ?? []).map((endpoint) => ({ endpoint, browser: null, connecting: null, running: 0, downUntil: 0 }));
-    this.slots = new Slots(Math.max(1, opts.concurrency), Math.max(0, opts.queueLimit));
+    this.slots = new Slots(Math.max(1, opts.concurrency), Math.max(0, opts.queueLimit), { preemptAfterMs: opts.preemptAfterMs });
     this.shelf = new SpareShelf({
       max: Math.max(0, opts.spares ?? 0),
       // Making a spare is two browser steps (new context, first page) of the kind closeTimeoutMs
@@ -235,9 +242,10 @@ export class BrowserPool {
     work: (context: BrowserContext, deadline: number) => Promise<T>,
     budget: RenderBudget,
   ): Promise<T> {
-    return this.inSlot(budget, () =>
+    return this.inSlot(budget, (ticket) =>
       this.runBudgeted(
         budget,
+        ticket,
         async (browser, held) => {
           const context = await browser.newContext({ ...this.baseOptions(browser), ...contextOptions });
           held.add(() => this.closeContext(context));
@@ -265,9 +273,10 @@ export class BrowserPool {
     this.shelf.want(recipe.key);
     const ran: { on?: Browser } = {};
     try {
-      return await this.inSlot(budget, () =>
+      return await this.inSlot(budget, (ticket) =>
         this.runBudgeted(
           budget,
+          ticket,
           async (browser, held) => {
             ran.on = browser;
             const spare = this.shelf.take<R>(recipe.key, browser);
@@ -303,13 +312,13 @@ export class BrowserPool {
     return { userAgent: desktopUserAgent(browser.version()) };
   }
 
-  private async inSlot<T>(budget: RenderBudget, run: () => Promise<T>): Promise<T> {
+  private async inSlot<T>(budget: RenderBudget, run: (ticket: SlotTicket) => Promise<T>): Promise<T> {
     const retryAfter = Math.max(1, Math.ceil(budget.timeoutMs / 1000));
-    await this.slots.acquire(budget.timeoutMs, retryAfter);
+    const ticket = await this.slots.acquire(budget.tenant ?? "", budget.timeoutMs, retryAfter);
     try {
-      return await run();
+      return await run(ticket);
     } finally {
-      this.slots.release();
+      ticket.release();
     }
   }
 
@@ -319,13 +328,14 @@ export class BrowserPool {
    */
   private async runBudgeted<C, T>(
     budget: RenderBudget,
+    ticket: SlotTicket,
     open: (browser: Browser, held: CleanupStack) => Promise<C>,
     work: (opened: C, deadline: number) => Promise<T>,
   ): Promise<T> {
     // A (re)launch has its own timeout; the render budget starts once the browser is there.
     const { browser, done } = await this.acquireBrowser();
     try {
-      return await this.budgeted(browser, budget, open, work);
+      return await this.budgeted(browser, budget, ticket, open, work);
     } finally {
       done();
     }
@@ -334,6 +344,7 @@ export class BrowserPool {
   private async budgeted<C, T>(
     browser: Browser,
     budget: RenderBudget,
+    ticket: SlotTicket,
     open: (browser: Browser, held: CleanupStack) => Promise<C>,
     work: (opened: C, deadline: number) => Promise<T>,
   ): Promise<T> {
@@ -351,6 +362,11 @@ export class BrowserPool {
         failure ??= new BrowserCrashedError();
         reject(failure);
       };
+      // Another account's waiting request takes the slot back (slots.ts): stopped like a timeout.
+      ticket.onPreempt((err) => {
+        failure ??= err;
+        reject(failure);
+      });
     });
     stop.catch(() => {}); // observed through the race below
     browser.once("disconnected", onDisconnect);

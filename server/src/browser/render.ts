@@ -1,9 +1,9 @@
 // Renders one URL in a fresh context of the pool, behind a per-render egress proxy that
 // enforces the host policy, then hands the settled page to the caller's `use`. The context,
 // proxy, routes and blank page may have been made ahead as the pool's spare for the same key.
-import { LISTENER_INIT_SCRIPT } from "@sightline/shared/playwright";
+import { trackListeners } from "@sightline/shared/playwright";
 import type { BrowserContextOptions, Page, Response } from "playwright-core";
-import { EgressRefusal, REFUSED_HEADER, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../net/index.js";
+import { EgressRefusal, REFUSED_HEADER, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "@sightline/shared/net";
 import { ENGINES, RENDER_VIEWPORT, applyEngine, navigate, type EngineName } from "./engines.js";
 import type { BrowserPool } from "./pool.js";
 import type { ContextRecipe } from "./spares.js";
@@ -13,6 +13,8 @@ export interface RenderRequest {
   engine: EngineName;
   policy: HostPolicy;
   timeoutMs: number;
+  /** The account the render is for: render slots are shared fairly between accounts. */
+  tenant?: string;
   /** DNS for the egress proxy (tests); the system resolver otherwise. */
   lookup?: Lookup;
   /** false: the page's own scripts never run (read mode's first pass); default true. */
@@ -113,7 +115,7 @@ export async function renderUrl<T>(
       }
       return use({ page, response, deadline, proxy });
     },
-    { timeoutMs: req.timeoutMs, refillAfter: req.refillAfter },
+    { timeoutMs: req.timeoutMs, refillAfter: req.refillAfter, tenant: req.tenant },
   );
 }
 
@@ -139,14 +141,14 @@ function renderRecipe(req: RenderRequest, proxyHost: string): ContextRecipe<Egre
     key: `render|${engine.name}|js=${scripts}|policy=${identity(req.policy)}|lookup=${dns}`,
     open: async () => {
       const proxy = await startEgressProxy(req.policy, { lookup: req.lookup, host: proxyHost });
-      // With JavaScript off, page.evaluate still runs (CDP), so the collector works; only the
-      // page's own scripts (and timers) are stopped.
+      // With JavaScript off, CDP evaluation still runs in Sightline's world, so the collector
+      // works; only the page's own scripts (and timers) are stopped.
       const options = contextOptions({ proxy: { server: proxy.server, ...(proxy.credentials ?? {}) }, ...(scripts ? {} : { javaScriptEnabled: false }) });
       return { value: proxy, options, close: () => proxy.close() };
     },
     setup: async (context) => {
       // Records click listeners as the page registers them, so script-only controls are found.
-      if (scripts) await context.addInitScript({ content: LISTENER_INIT_SCRIPT });
+      if (scripts) await trackListeners(context);
       await applyEngine(context, engine);
     },
     // A spare's proxy has never been asked for anything; if it has, it is not handed out.

@@ -2,7 +2,8 @@
 // the checkpoint, plus a journal of balance changes since it (journal.ts).
 //
 // Safety rules, and how they hold:
-// - Writes are atomic: a checkpoint is written by lowdb's JSONFile (steno: temp file + rename),
+// - The files are the owner's alone (0600, in a 0700 folder): they hold every key's hash.
+// - Writes are atomic: a checkpoint is written by lowdb with PrivateJSONFile (temp file + rename),
 //   so a reader (or a restart after kill -9) sees the old file or the new one, never half; a
 //   charge is one appended journal line, and a line cut short (power loss) is ignored.
 // - Writes never overspend or lose a charge: every change is an operation on a queue; the
@@ -17,11 +18,11 @@
 // - File operations are synchronous except the checkpoint write: each takes microseconds on a
 //   local file, where a trip through libuv's thread pool costs an event-loop turn. A charge is
 //   on disk (in the page cache, which outlives the process) before its response.
-import { mkdirSync, readFileSync, statSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { randomUUID } from "node:crypto";
 import { Low } from "lowdb";
-import { JSONFile } from "lowdb/node";
+import { PrivateJSONFile } from "./private-file.js";
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
 import { withFileLock } from "./file-lock.js";
 import { appendJournal, clearJournal, journalFile, journalStat, readJournal, type JournalCursor, type JournalEntry } from "./journal.js";
@@ -158,13 +159,21 @@ export class FileLedger implements Ledger {
     this.file = file;
     this.#lockPath = `${file}.lock`;
     this.#journal = journalFile(file);
-    this.#db = new Low<LedgerData>(new JSONFile<LedgerData>(file), emptyLedger());
+    this.#db = new Low<LedgerData>(new PrivateJSONFile<LedgerData>(file), emptyLedger());
     this.idempotency = new FileIdempotencyStore(join(dirname(file), "idempotency"));
   }
 
   /** Opens (creating if needed) the ledger file. */
   static async open(file: string): Promise<FileLedger> {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // Files an older version wrote with the umask's mode (0644) become the owner's alone.
+    for (const f of [file, journalFile(file)]) {
+      try {
+        chmodSync(f, 0o600);
+      } catch {
+        // not there yet (created 0600), or not ours to change (it is then left as it is)
+      }
+    }
     const ledger = new FileLedger(file);
     try {
       ledger.refresh();

@@ -1,11 +1,16 @@
 // MCP sessions of the Streamable HTTP transport: one MCP server per session, bound to the
 // account whose key opened it (another key cannot use or end it), working in that account's
 // shared tabs through the bridge. Idle sessions end; the server's shutdown ends them all.
+// An account has at most SIGHTLINE_MCP_SESSIONS open (each costs its MCP server and memory):
+// a new one closes the account's least recently used session without a call running, and when
+// every one has a call running the new one is refused (429, a JSON-RPC error).
 import { randomUUID } from "node:crypto";
+import type { ServerResponse } from "node:http";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { AgentSession, type Billable } from "@sightline/shared/agent";
-import { SNAPSHOT_CREDITS, type SnapshotRequest } from "@sightline/shared/contract";
+import { AgentError, AgentSession, type Billable } from "@sightline/shared/agent";
+import { ContractError, ERROR_NAMES, SNAPSHOT_CREDITS, type RefineResult, type SnapshotRequest } from "@sightline/shared/contract";
+import { frameOf } from "../bridge/capture-frames.js";
 import { createMcpServer } from "@sightline/shared/mcp";
 import type { AppDeps } from "../koa-types.js";
 
@@ -23,13 +28,19 @@ interface Entry {
   transport: StreamableHTTPServerTransport;
   server: McpServer;
   lastUsed: number;
+  /** POST requests (calls) being answered now; a session with none is idle. */
+  busy: number;
+  /** Set once initialize was answered with a session id. */
+  id?: string;
 }
 
 export class McpSessions {
   private readonly sessions = new Map<string, Entry>();
+  /** Every open session of each account, initialized or still initializing. */
+  private readonly byAccount = new Map<string, Set<Entry>>();
   private readonly sweeper: NodeJS.Timeout;
 
-  constructor(private readonly deps: Pick<AppDeps, "bridge" | "ledger" | "refine" | "reranker" | "config" | "logger">) {
+  constructor(private readonly deps: Pick<AppDeps, "bridge" | "ledger" | "snapshots" | "config" | "logger">) {
     this.sweeper = setInterval(() => this.sweep(), 60_000);
     this.sweeper.unref();
   }
@@ -42,20 +53,82 @@ export class McpSessions {
     return e;
   }
 
+  /** Counts `res` (a POST being answered) as a call running in the session until it ends. */
+  track(entry: Entry, res: ServerResponse): void {
+    entry.busy++;
+    res.once("close", () => {
+      entry.busy--;
+      entry.lastUsed = Date.now();
+    });
+  }
+
+  /** Makes room for one more session of `account`, or throws the 429 that says why it cannot. */
+  private async makeRoom(account: string): Promise<void> {
+    const cap = this.deps.config.mcpSessionsPerAccount;
+    const open = this.byAccount.get(account);
+    if (!open || open.size < cap) return;
+    const idle = [...open].filter((e) => e.busy === 0).sort((a, b) => a.lastUsed - b.lastUsed);
+    if (idle.length === 0) {
+      throw new ContractError(
+        "rate_limited",
+        ERROR_NAMES.rateLimited,
+        `${ERROR_NAMES.rateLimited}: this API key already has ${cap} MCP sessions open, each with a call running (SIGHTLINE_MCP_SESSIONS); end one (DELETE /mcp with its Mcp-Session-Id) or retry once a call is done`,
+        5,
+      );
+    }
+    // Enough of the least recently used idle ones that the new one fits (one, unless the cap shrank).
+    const excess = open.size - cap + 1;
+    for (const e of idle.slice(0, excess)) {
+      this.deps.logger.info({ account, session: e.id }, "mcp: closed the oldest idle session for a new one (session limit)");
+      await this.end(e);
+    }
+  }
+
+  private forget(e: Entry): void {
+    if (e.id) this.sessions.delete(e.id);
+    const set = this.byAccount.get(e.account);
+    set?.delete(e);
+    if (set?.size === 0) this.byAccount.delete(e.account);
+  }
+
+  private async end(e: Entry): Promise<void> {
+    this.forget(e);
+    await e.server.close().catch(() => undefined);
+  }
+
+  /** An initialize that was refused left no session: its entry goes. */
+  discardUnopened(e: Entry): void {
+    if (!e.id) void this.end(e);
+  }
+
   /** A new session for `account` (its id is known once initialize has been handled). */
   async open(account: string): Promise<Entry> {
+    await this.makeRoom(account);
     const { bridge, ledger, config } = this.deps;
     const sessionRef: { id?: string } = {};
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessionRef.id = id;
+        entry.id = id;
         this.sessions.set(id, entry);
       },
     });
-    const refine = async (req: SnapshotRequest, opts: { goal?: string; limit?: number }) => {
-      const body: SnapshotRequest = { ...req, ...(opts.goal ? { goal: opts.goal } : {}), ...(opts.limit ? { options: { limit: opts.limit } } : {}) };
-      return this.deps.refine(body, { cap: config.snapshotCap, reranker: this.deps.reranker });
+    // On the refinement workers, as /v1/snapshot: a capture the extension sent is validated
+    // there and refined from its frame's text (capture-frames.ts).
+    const refine = async (req: SnapshotRequest, opts: { goal?: string; limit?: number }): Promise<RefineResult> => {
+      const frame = frameOf(req);
+      const out = await this.deps.snapshots.refine({
+        source: frame ? { frame } : { request: req },
+        ...(opts.goal ? { goal: opts.goal } : {}),
+        ...(opts.limit ? { limit: opts.limit } : {}),
+        cap: config.snapshotCap,
+        maxElements: config.maxRawElements,
+      });
+      if (out.ok) return out.result;
+      if (out.stage === "invalid") throw new AgentError("failed", `the browser sent a capture that is not a valid snapshot request (${out.error.message}); nothing was charged for it`);
+      this.deps.logger.error({ err: out.message }, "mcp: refinement failed");
+      throw new AgentError("failed", "the capture could not be refined; nothing was charged for it");
     };
     // Charged like the REST call: taken before the work, given back when it fails.
     const bill = async <T>(what: Billable, run: () => Promise<T>): Promise<T> => {
@@ -75,9 +148,12 @@ export class McpSessions {
     const backend = bridge.backendFor(account, agentId);
     const session = new AgentSession({ backend, refine, bill });
     const server = createMcpServer(session, { backend: "extension", costs: MCP_COSTS });
-    const entry: Entry = { account, transport, server, lastUsed: Date.now() };
+    const entry: Entry = { account, transport, server, lastUsed: Date.now(), busy: 0 };
+    let set = this.byAccount.get(account);
+    if (!set) this.byAccount.set(account, (set = new Set()));
+    set.add(entry);
     transport.onclose = () => {
-      if (sessionRef.id) this.sessions.delete(sessionRef.id);
+      this.forget(entry);
       bridge.release(agentId);
     };
     await server.connect(transport);
@@ -87,17 +163,15 @@ export class McpSessions {
   private sweep(): void {
     const cutoff = Date.now() - MCP_IDLE_MS;
     for (const [id, e] of this.sessions) {
-      if (e.lastUsed < cutoff) {
-        this.sessions.delete(id);
-        void e.server.close().catch(() => undefined);
-      }
+      if (e.lastUsed < cutoff && e.busy === 0) void this.end(e);
     }
   }
 
   async close(): Promise<void> {
     clearInterval(this.sweeper);
-    const all = [...this.sessions.values()];
+    const all = [...this.byAccount.values()].flatMap((s) => [...s]);
     this.sessions.clear();
+    this.byAccount.clear();
     await Promise.all(all.map((e) => e.server.close().catch(() => undefined)));
   }
 }

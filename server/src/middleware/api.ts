@@ -9,13 +9,14 @@
 import type { ApiChain, AppMiddleware } from "../koa-types.js";
 import type { Ledger } from "../ledger/index.js";
 import { authenticate } from "./auth.js";
+import type { AuthFailures } from "./auth-failures.js";
 import { rateLimit } from "./rate-limit.js";
 import { jsonBody } from "./json-body.js";
 import { rawBody } from "./raw-body.js";
 import { idempotency } from "./idempotency.js";
 
 
-export function createApiChain(opts: { ledger: Ledger; rateLimitPerMinute: number; bodyLimitBytes: number }): ApiChain {
+export function createApiChain(opts: { ledger: Ledger; authFailures: AuthFailures; rateLimitPerMinute: number; bodyLimitBytes: number }): ApiChain {
   // One limiter and one parser for all endpoints: a key's budget is shared across them.
   const auth = authenticate(opts);
   const limit = rateLimit(opts.rateLimitPerMinute, opts.ledger.database);

@@ -12,10 +12,11 @@ import { contextOptions, RENDER_VIEWPORT, type BrowserPool } from "../browser/in
 /** The caller's page scripts stay off; DevTools evaluation (the collector) is not subject to CSP. */
 const NO_SCRIPTS = "script-src 'none'; object-src 'none'; base-uri 'none'";
 
-/** Lays `html` out as if served from `url` (so links resolve) and runs `use` on the page. */
+/** Lays `html` out as if served from the call's `url` (so links resolve) and runs `use` on the page,
+ *  in a render slot of the call's account. */
 export async function withCapturedHtml<T>(
   pool: BrowserPool,
-  url: string,
+  { req: { url }, tenant }: { req: { url: string }; tenant: string },
   capture: Capture,
   timeoutMs: number,
   use: (page: Page, deadline: number) => Promise<T>,
@@ -26,7 +27,7 @@ export async function withCapturedHtml<T>(
   await new Promise<void>((resolve) => blackHole.listen(0, "127.0.0.1", resolve));
   const proxy = { server: `http://127.0.0.1:${(blackHole.address() as AddressInfo).port}` };
   try {
-    return await renderCaptured(pool, url, html, capture, proxy, timeoutMs, use);
+    return await renderCaptured(pool, { url, tenant }, html, capture, proxy, timeoutMs, use);
   } finally {
     blackHole.close();
   }
@@ -34,7 +35,7 @@ export async function withCapturedHtml<T>(
 
 function renderCaptured<T>(
   pool: BrowserPool,
-  url: string,
+  { url, tenant }: { url: string; tenant: string },
   html: string,
   capture: Capture,
   proxy: { server: string },
@@ -61,6 +62,6 @@ function renderCaptured<T>(
       await page.goto(url, { waitUntil: "load", timeout: Math.max(1000, deadline - Date.now() + 2000) });
       return use(page, deadline); // no page script runs, so the DOM is settled at load
     },
-    { timeoutMs },
+    { timeoutMs, tenant },
   );
 }

@@ -1,6 +1,6 @@
 // /v1/observe settings: the browser pool, render time budget, egress policy and screenshot
 // links. Read from the environment by loadConfig (config.ts) as `config.observe`.
-import { parseAllowList, PolicyError } from "../net/index.js";
+import { parseAllowList, PolicyError } from "@sightline/shared/net";
 
 export interface ObserveConfig {
   /** Chromium executable (CHROMIUM_PATH). */
@@ -9,6 +9,9 @@ export interface ObserveConfig {
   concurrency: number;
   /** Requests that may wait for a render slot; more get 503 (SIGHTLINE_BROWSER_QUEUE). */
   queueLimit: number;
+  /** How long an account below its fair share of the render slots waits before another
+   *  account's newest render is stopped for it, ms (SIGHTLINE_BROWSER_PREEMPT_MS). */
+  preemptAfterMs: number;
   /** Spare contexts kept ready ahead of renders, one per engine and JavaScript setting at most;
    *  0 turns them off (SIGHTLINE_BROWSER_SPARES). */
   spares: number;
@@ -32,6 +35,7 @@ export const DEFAULT_OBSERVE_CONFIG: ObserveConfig = {
   chromiumPath: "/usr/bin/chromium",
   concurrency: 2,
   queueLimit: 8,
+  preemptAfterMs: 2000,
   // read (JavaScript off first) and map/visual (on) each keep one ready
   spares: 2,
   renderTimeoutMs: 30_000,
@@ -86,6 +90,7 @@ export function readObserveConfig(env: Env, fail: (message: string) => Error = (
     chromiumPath: env.CHROMIUM_PATH?.trim() || DEFAULT_OBSERVE_CONFIG.chromiumPath,
     concurrency: int("SIGHTLINE_BROWSER_CONCURRENCY", DEFAULT_OBSERVE_CONFIG.concurrency, 1, 64),
     queueLimit: int("SIGHTLINE_BROWSER_QUEUE", DEFAULT_OBSERVE_CONFIG.queueLimit, 0, 10_000),
+    preemptAfterMs: int("SIGHTLINE_BROWSER_PREEMPT_MS", DEFAULT_OBSERVE_CONFIG.preemptAfterMs, 0, 600_000),
     spares: int("SIGHTLINE_BROWSER_SPARES", DEFAULT_OBSERVE_CONFIG.spares, 0, 8),
     renderTimeoutMs: int("SIGHTLINE_RENDER_TIMEOUT_MS", DEFAULT_OBSERVE_CONFIG.renderTimeoutMs, 1000, 600_000),
     allowPrivateHosts: allow,

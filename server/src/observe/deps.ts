@@ -3,7 +3,7 @@
 import type { ObserveRequest, ObserveResponse } from "@sightline/shared/contract";
 import type { refineSnapshot } from "@sightline/shared/refine";
 import type { BrowserPool, EngineName, RenderRequest } from "../browser/index.js";
-import type { HostPolicy, Lookup } from "../net/index.js";
+import type { HostPolicy, Lookup } from "@sightline/shared/net";
 import type { ScreenshotService } from "../storage/index.js";
 import type { ObservePlan } from "./plan.js";
 
@@ -23,8 +23,10 @@ export interface ObserveDeps {
 export interface ObserveCall {
   req: ObserveRequest;
   plan: ObservePlan;
-  /** Base of signed screenshot links (SIGHTLINE_PUBLIC_URL or the request's origin). */
+  /** Base of signed screenshot links (SIGHTLINE_PUBLIC_URL, else the listen address). */
   baseUrl: string;
+  /** The account asking: its renders get its fair share of the render slots. */
+  tenant: string;
 }
 
 /** The mode-specific part of a success response (the route adds status and credits). */
@@ -39,7 +41,7 @@ export interface ObserveModeHandler {
   fromCapture(deps: ObserveDeps, call: ObserveCall): Promise<ModeOutput>;
 }
 
-/** How a URL is rendered for observe: the egress policy, the render budget, the test DNS. */
-export function renderRequest(deps: ObserveDeps, url: string, engine: EngineName, extra: Partial<RenderRequest> = {}): RenderRequest {
-  return { url, engine, policy: deps.policy, timeoutMs: deps.renderTimeoutMs, lookup: deps.lookup, ...extra };
+/** How the call's URL is rendered: the egress policy, the render budget, the account's share, the test DNS. */
+export function renderRequest(deps: ObserveDeps, call: ObserveCall, engine: EngineName, extra: Partial<RenderRequest> = {}): RenderRequest {
+  return { url: call.req.url, engine, policy: deps.policy, timeoutMs: deps.renderTimeoutMs, tenant: call.tenant, lookup: deps.lookup, ...extra };
 }

@@ -2,7 +2,7 @@
 // raised before the reservation is committed, so a failed render charges nothing.
 import { ContractError, ERROR_NAMES } from "@sightline/shared/contract";
 import { BrowserCrashedError, NavigationError, PoolBusyError, PoolClosedError, RenderTimeoutError } from "../browser/index.js";
-import { EgressRefusal } from "../net/index.js";
+import { EgressRefusal } from "@sightline/shared/net";
 
 const POLICY_HINT = "private, loopback, link-local and metadata addresses are not observed (an operator can allow hosts with SIGHTLINE_ALLOW_PRIVATE_HOSTS)";
 
@@ -18,7 +18,7 @@ export function toContractError(err: unknown): ContractError | null {
   }
   if (err instanceof NavigationError) return invalidUrl(err.message);
   if (err instanceof PoolBusyError) {
-    return new ContractError("service_unavailable", ERROR_NAMES.busy, `${ERROR_NAMES.busy}: ${err.message}; try again shortly`, err.retryAfterSeconds);
+    return new ContractError("service_unavailable", ERROR_NAMES.busy, `${ERROR_NAMES.busy}: ${err.message}; no credits were charged, try again shortly`, err.retryAfterSeconds);
   }
   if (err instanceof PoolClosedError) {
     return new ContractError("service_unavailable", ERROR_NAMES.busy, `${ERROR_NAMES.busy}: ${err.message}`, 5);

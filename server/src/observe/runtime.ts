@@ -7,7 +7,7 @@ import type { Logger } from "pino";
 import { BrowserPool } from "../browser/index.js";
 import type { ServerConfig } from "../config.js";
 import type { Ledger } from "../ledger/index.js";
-import { parseAllowList } from "../net/index.js";
+import { parseAllowList, type HostPolicy } from "@sightline/shared/net";
 import { ScreenshotService, UrlSigner, openScreenshotStorage } from "../storage/index.js";
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "./config.js";
 import type { ObserveDeps } from "./deps.js";
@@ -15,6 +15,8 @@ import type { ObserveDeps } from "./deps.js";
 export interface ObserveRuntime {
   /** The pool every observe render and capture layout runs in (/ready probes it too). */
   pool: BrowserPool;
+  /** SIGHTLINE_ALLOW_PRIVATE_HOSTS parsed: renders, and the bridge's navigate, are held to it. */
+  policy: HostPolicy;
   /** The modes' dependencies; the first call opens the screenshot storage (retried after a failure). */
   deps(): Promise<ObserveDeps>;
   /** Closes the pool. */
@@ -36,6 +38,7 @@ export function createObserveRuntime(parts: ObserveRuntimeParts): ObserveRuntime
     executablePath: cfg.chromiumPath,
     concurrency: cfg.concurrency,
     queueLimit: cfg.queueLimit,
+    preemptAfterMs: cfg.preemptAfterMs,
     spares: cfg.spares,
     endpoints: cfg.browserEndpoints,
     proxyHost: cfg.proxyHost,
@@ -62,6 +65,7 @@ export function createObserveRuntime(parts: ObserveRuntimeParts): ObserveRuntime
   let ready: Promise<ObserveDeps> | null = null;
   return {
     pool,
+    policy,
     deps: () =>
       (ready ??= build().catch((err: unknown) => {
         ready = null; // try again on the next request

@@ -25,18 +25,25 @@ export function registerMcp(router: AppRouter, deps: AppDeps): void {
     const account = ctx.state.account!.id;
     const id = ctx.get(SESSION_HEADER);
     let entry = id ? sessions.get(id, account) : undefined;
-    if (id && !entry) return jsonRpcError(ctx, 404, -32001, "Session not found: it ended, or belongs to another key. Initialize a new one.");
+    if (id && !entry) {
+      return jsonRpcError(ctx, 404, -32001, "Session not found: it ended (idle, closed for a newer session of this key, or deleted), or belongs to another key. Initialize a new one.");
+    }
+    let opened = false;
     if (!entry) {
       if (ctx.method !== "POST" || !isInitialize(ctx.request.body)) {
         return jsonRpcError(ctx, 400, -32000, "Bad Request: no Mcp-Session-Id header; the first request must be initialize");
       }
-      entry = await sessions.open(account);
+      entry = await sessions.open(account); // 429 when the key's sessions are all busy
+      opened = true;
     }
+    if (ctx.method === "POST") sessions.track(entry, ctx.res);
     // The SDK writes the response itself (JSON or an SSE stream).
     ctx.respond = false;
     await entry.transport.handleRequest(ctx.req, ctx.res, ctx.method === "POST" ? ctx.request.body : undefined);
+    if (opened) sessions.discardUnopened(entry);
   };
 
+  // Browser origins were refused before (middleware/cors.ts, origins.ts), ahead of the key check.
   router.post("/mcp", ...deps.api("mcp"), handle);
   router.get("/mcp", ...deps.api("mcp", "none"), handle);
   router.delete("/mcp", ...deps.api("mcp", "none"), handle);

@@ -5,16 +5,19 @@
 // What each mode answers lives in observe/modes/; what it costs in observe/plan.ts.
 import { validateObserveRequest, type ObserveResponse } from "@sightline/shared/contract";
 import type { AppContext, AppDeps, AppRouter } from "../koa-types.js";
-import { checkRequestUrl } from "../net/index.js";
+import { checkRequestUrl } from "@sightline/shared/net";
 import { DEFAULT_OBSERVE_CONFIG, type ObserveConfig } from "../observe/config.js";
 import { invalidUrl, renderFailed, toContractError } from "../observe/errors.js";
 import { planObserve } from "../observe/plan.js";
 import { runObserve } from "../observe/service.js";
 
-/** Where screenshot links point: SIGHTLINE_PUBLIC_URL, else the origin this request came to.
- *  (Koa 3's ctx.origin is the Origin header, hence protocol + host.) */
-function publicBase(ctx: AppContext, cfg: ObserveConfig): string {
-  return cfg.publicUrl ?? `${ctx.protocol}://${ctx.host}`;
+/** Where screenshot links point: SIGHTLINE_PUBLIC_URL, else the configured listen address and
+ *  the port the connection came to. Never the request's Host header, which the client writes
+ *  (a wildcard HOST needs SIGHTLINE_PUBLIC_URL: config.ts). */
+function publicBase(ctx: AppContext, host: string, cfg: ObserveConfig): string {
+  if (cfg.publicUrl) return cfg.publicUrl;
+  const name = host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+  return `http://${name}:${ctx.req.socket.localPort}`;
 }
 
 export function registerObserve(router: AppRouter, deps: AppDeps): void {
@@ -36,7 +39,7 @@ export function registerObserve(router: AppRouter, deps: AppDeps): void {
     const reservation = await ledger.reserve(account.id, plan.credits);
     let output;
     try {
-      output = await runObserve(od, { req, plan, baseUrl: publicBase(ctx, cfg) });
+      output = await runObserve(od, { req, plan, baseUrl: publicBase(ctx, deps.config.host, cfg), tenant: account.id });
     } catch (err) {
       await reservation.release();
       const known = toContractError(err);

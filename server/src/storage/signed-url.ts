@@ -44,7 +44,7 @@ export async function loadSigningSecret(dataDir: string, fromEnv?: string): Prom
   } catch {
     // first run
   }
-  await mkdir(dataDir, { recursive: true });
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const secret = randomBytes(32);
   await writeFile(file, `${secret.toString("hex")}\n`, { mode: 0o600, flag: "w" });
   return secret;

@@ -37,7 +37,7 @@ export class FileObjectStore implements ObjectStore {
 
   async put(id: string, data: Buffer, _contentType: string): Promise<void> {
     if (!OBJECT_ID.test(id)) throw new Error(`invalid object id: ${id}`);
-    await mkdir(this.dir, { recursive: true });
+    await mkdir(this.dir, { recursive: true, mode: 0o700 });
     const tmp = join(this.dir, `.${id}.tmp`);
     await writeFile(tmp, data, { mode: 0o600 });
     await rename(tmp, join(this.dir, id)); // readers never see a half-written file

@@ -71,6 +71,35 @@ describe("worker engine", () => {
   });
 });
 
+describe("captures from the extension (MCP sessions)", () => {
+  const frame = (data: unknown) => JSON.stringify({ type: "result", id: "c1", ok: true, data });
+  test("a worker checks and refines a capture from its frame's text exactly as the main thread does", async () => {
+    expect(await workers.check({ frame: frame(request) }, 1000)).toEqual({ ok: true });
+    const job = { source: { frame: frame(request) }, goal: "search flights", limit: 5, cap: 100, maxElements: 1000 };
+    const [w, i] = await Promise.all([workers.refine(job), inline.refine({ ...job, source: { request } })]);
+    if (!w.ok || !i.ok) throw new Error("expected success");
+    expect(w.result).toEqual(i.result);
+    expect(w.result.elements).toHaveLength(5);
+    expect(w.result.elements[0].text).toBe("Search flights");
+  });
+
+  test("refuses what is not a valid snapshot request, with the contract's wording, and never refines it", async () => {
+    for (const engine of [workers, inline]) {
+      expect(await engine.check({ frame: frame({ url: 5, raw_elements: "nope" }) }, 1000)).toMatchObject({
+        ok: false,
+        stage: "invalid",
+        error: { message: "Invalid field: url must be a string" },
+      });
+      expect(await engine.refine({ source: { request: { url: "u", raw_elements: els } }, cap: 100, maxElements: 10 })).toMatchObject({
+        ok: false,
+        stage: "invalid",
+        error: { message: expect.stringMatching(/too many raw elements \(more than 10\)/) },
+      });
+      expect(await engine.check({ frame: "{not json" }, 1000)).toMatchObject({ ok: false, stage: "invalid" });
+    }
+  });
+});
+
 test("a job's timing keeps the caller's onValid (inline: the credit charge) out of refinement", async () => {
   const busy = (ms: number) => {
     const until = performance.now() + ms;

@@ -1,13 +1,13 @@
 // The activity log: one entry per agent call, as JSON Lines a person can keep, read and replay
-// (`sightline replay LOG`). Values typed into secret fields never enter it. Isomorphic: the
-// server, the extension panel and the CLI write and read the same format.
+// (`sightline replay LOG`). Values typed into secret fields never enter it (the one rule of
+// secrets.ts decides which fields are secret). Isomorphic: the server, the extension panel
+// and the CLI write and read the same format.
 import type { ActionOutcome, AgentAction, Decision } from "./actions.js";
 import type { ActionTarget } from "./backend.js";
-import { isSecretTarget } from "./risk.js";
+import { isSecretTarget, MASK } from "./secrets.js";
 
+export { MASK };
 export const ACTIVITY_FORMAT = "sightline-activity/1";
-/** What replaces a secret value in the log. */
-export const MASK = "•••";
 
 export interface ActivityEntry {
   format: typeof ACTIVITY_FORMAT;
@@ -29,7 +29,7 @@ export interface ActivityEntry {
   follows_hidden_text?: boolean;
 }
 
-/** The action as it may be logged: typed secrets (risk.ts isSecretTarget) replaced by MASK. */
+/** The action as it may be logged: text typed into a secret field (secrets.ts) replaced by MASK. */
 export function loggableAction(action: AgentAction, target: ActionTarget | null | undefined): AgentAction {
   if (action.kind === "type" && isSecretTarget(target)) return { ...action, text: MASK };
   return action;

@@ -10,6 +10,8 @@ export interface ActionTarget {
   role: string;
   name: string;
   input_type: string | null;
+  /** The page said secret when it was captured (its value was redacted): see secrets.ts. */
+  secret?: boolean;
 }
 
 /** A set-of-mark box: element id and its viewport rectangle at capture time. */
@@ -19,6 +21,16 @@ export interface MarkBox {
   y: number;
   width: number;
   height: number;
+}
+
+/** What a capture is for, beyond the /v1/snapshot body. */
+export interface CaptureOptions {
+  /**
+   * Mark raw elements whose text the person cannot see (attributes.text_hidden, decided from
+   * layout in the page). It costs a layout pass over the elements' text, so only the agent's own
+   * snapshot asks; a backend may also always do it.
+   */
+  textVisibility?: boolean;
 }
 
 export interface ReadPage {
@@ -40,15 +52,19 @@ export interface AgentBackend {
   /** The tabs the agent may use (the extension: only those the person shared). */
   tabs(): Promise<AgentTab[]>;
   /** Runs the collector in the tab: the /v1/snapshot request body. */
-  capture(tab: string): Promise<SnapshotRequest>;
+  capture(tab: string, opts?: CaptureOptions): Promise<SnapshotRequest>;
+  /**
+   * The main content as Markdown; text the person cannot see wrapped in ⟦hidden⟧…⟦/hidden⟧
+   * (the collector's read with `markHidden`, agent/provenance.ts).
+   */
   read(tab: string): Promise<ReadPage>;
   /** PNG (base64) of the tab's viewport with numbered boxes drawn at `marks`. */
   screenshot(tab: string, marks: MarkBox[]): Promise<string>;
   /** Performs a page-changing action (the extension asks the person first). */
   act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks): Promise<ActionResult>;
   /**
-   * Passages of the tab's page the person cannot see, for marking them as untrusted in what
-   * the agent reads. Optional: a backend without it marks nothing.
+   * Every passage of the tab's page the person cannot see (PageCalls.hiddenText), for the
+   * activity log's follows_hidden_text. Optional.
    */
   hiddenText?(tab: string): Promise<string[]>;
   /** Waits until `text` is visible, or until the page is quiet; false on timeout. */

@@ -7,6 +7,7 @@ export { isNavigationError, type PageDriver } from "./driver.js";
 export { PAGE_AGENT_GLOBAL, type PageCalls, type PageCallName, type PageCallArgs, type PageCallResult, type TargetFacts, type FormFacts } from "./page-calls.js";
 export { performAction } from "./perform.js";
 export { screenshotWithMarks, waitOnPage } from "./page-ops.js";
-export { assessAction, isSecretField, maskSecret, sameSite, type RiskTier, type RiskAssessment } from "./risk.js";
+export { assessAction, maskSecret, sameSite, type RiskTier, type RiskAssessment } from "./risk.js";
+export { isSecretField, isSecretTarget, scrubText, SecretValues, type FieldFacts } from "./secrets.js";
 export * from "./activity.js";
 export { markListeners, type CdpSend } from "./listener-marks.js";

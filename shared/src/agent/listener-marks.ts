@@ -12,6 +12,13 @@ export type CdpSend = (method: string, params?: Record<string, unknown>) => Prom
 
 /** The event the collector's receiver (collector/listeners.ts) listens for. */
 export const LISTENER_MARK_EVENT = "sightline:listener";
+/**
+ * The collector, in its own world, asks the page's world for the init script's records with this
+ * event on the document (shared/src/playwright/listeners.ts answers with a mark per recorded node,
+ * then one with detail LISTENER_MARKS_END).
+ */
+export const LISTENER_REQUEST_EVENT = "sightline:listener-request";
+export const LISTENER_MARKS_END = "end";
 
 /** Event types that make an element a click target: both record paths (this one and the init script) use them. */
 export const CLICK_LIKE_EVENTS = ["click", "mousedown", "mouseup", "pointerdown", "pointerup", "touchstart", "touchend", "dblclick", "auxclick"] as const;

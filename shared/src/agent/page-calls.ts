@@ -34,7 +34,7 @@ export interface TargetFacts {
   inputType: string | null;
   /** The autocomplete attribute, lower-cased ("one-time-code", "cc-number"...). */
   autocomplete: string;
-  /** A password, one-time-code or payment card field. */
+  /** A secret field (shared/src/agent/secrets.ts): password, one-time code, PIN, card... */
   secret: boolean;
   /** Activating it submits a form (a submit button, or Enter in a form's field). */
   submits: boolean;
@@ -78,8 +78,11 @@ export interface PageCalls {
   showMarks(args: { marks: { id: number; x: number; y: number; width: number; height: number }[] }): number;
   /** Removes what showMarks drew. */
   clearMarks(args: Record<string, never>): void;
-  /** Passages in the page the person cannot see (hidden, off-screen, transparent, aria-hidden...). */
-  hiddenText(args: { max?: number }): string[];
+  /**
+   * Every passage of the page the person cannot see (adjacent hidden text runs merged), judged
+   * per run from layout and paint (shared/src/collector/visibility/); no length or count limit.
+   */
+  hiddenText(args: Record<string, never>): string[];
   /** Facts about element `id` for approvals (null when it is gone); does not move the page. */
   describe(args: LocateArgs): TargetFacts | null;
 }

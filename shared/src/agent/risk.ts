@@ -5,6 +5,7 @@
 import type { AgentAction, Tier } from "./actions.js";
 import type { ActionTarget } from "./backend.js";
 import type { TargetFacts } from "./page-calls.js";
+import { isSecretField, isSecretTarget } from "./secrets.js";
 
 export type RiskTier = Tier;
 
@@ -29,18 +30,6 @@ export interface RiskAssessment {
 
 /** Words that make a button, link or form sensitive when its name or form carries them. */
 export const SENSITIVE_WORDS = /\b(pay|payment|buy|order|purchase|checkout|delete|remove|send|publish|transfer|confirm)\b/i;
-
-const SECRET_AUTOCOMPLETE = /\b(one-time-code|cc-number|cc-csc|cc-exp(-month|-year)?|current-password|new-password)\b/;
-const CARD_NAME = /\b(card ?number|cvc|cvv|security code|verification code|one[- ]time|otp|passcode|password)\b/i;
-
-export function isSecretField(inputType: string | null | undefined, autocomplete = ""): boolean {
-  return inputType === "password" || SECRET_AUTOCOMPLETE.test(autocomplete.toLowerCase());
-}
-
-/** A target whose typed value is a secret, from what the agent saw of it (type or name). */
-export function isSecretTarget(target: Pick<ActionTarget, "input_type" | "name"> | null | undefined): boolean {
-  return !!target && (isSecretField(target.input_type) || CARD_NAME.test(target.name ?? ""));
-}
 
 export function maskSecret(text: string): string {
   return "•".repeat(Math.max(6, Math.min(12, text.length)));
@@ -90,7 +79,12 @@ export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessm
   const name = (target?.name || "").trim();
   const el = id === null ? "" : name ? `${name} [${id}]` : `[${id}]`;
   const reasons: string[] = [];
-  const secretTarget = !!facts?.secret || isSecretField(target?.input_type, facts?.autocomplete) || (id !== null && CARD_NAME.test(name));
+  // One rule (secrets.ts): the page's own facts, or what the agent saw of the element.
+  const secretTarget =
+    id !== null &&
+    (!!facts?.secret ||
+      (!!facts && isSecretField({ tag: facts.tag, type: facts.inputType, autocomplete: facts.autocomplete, label: target?.name })) ||
+      isSecretTarget(target));
   let tier: RiskTier = "act";
   let summary: string;
   let secret = false;
@@ -102,7 +96,7 @@ export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessm
       break;
     case "click": {
       summary = `Click ${name ? quote(name) : "element"} [${action.id}]`;
-      if (secretTarget) reasons.push("it is a password, one-time-code or card field");
+      if (secretTarget) reasons.push("it is a secret field (a password, one-time code, PIN or card)");
       if (facts?.download) reasons.push("it downloads a file");
       const submits = !!facts?.submits;
       if (submits && (SENSITIVE_WORDS.test(name) || SENSITIVE_WORDS.test(formWords(facts)))) reasons.push(`it submits ${formName(facts)}`);
@@ -116,7 +110,7 @@ export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessm
       secret = secretTarget;
       const shown = secret ? maskSecret(action.text) : quote(action.text, 80);
       summary = `Type ${shown} into ${el || "the element"}${action.submit ? " and press Enter" : ""}`;
-      if (secret) reasons.push("it fills a password, one-time-code or card field");
+      if (secret) reasons.push("it fills a secret field (a password, one-time code, PIN or card)");
       if (action.submit && facts?.form && SENSITIVE_WORDS.test(formWords(facts))) reasons.push(`Enter submits ${formName(facts)}`);
       break;
     }

@@ -4,10 +4,11 @@
 import type { RefineResult, RefinedElement, SnapshotRequest } from "../contract/index.js";
 import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../prompt/index.js";
 import { AgentError, type ActionResult, type AgentAction, type AgentTab } from "./actions.js";
-import type { ActionTarget, AgentBackend, CallHooks, ReadPage } from "./backend.js";
+import type { ActionTarget, AgentBackend, CallHooks, CaptureOptions, ReadPage } from "./backend.js";
 import { closestElement } from "./closest.js";
 import { ACTIVITY_FORMAT, loggableAction, type ActivityEntry } from "./activity.js";
-import { followsHiddenText, hiddenElementIds, markHiddenInMarkdown, HIDDEN_NOTICE } from "./provenance.js";
+import { followsHiddenText, hiddenIdsOf, hiddenPassagesIn, HIDDEN_NOTICE } from "./provenance.js";
+import { isSecretTarget, SecretValues } from "./secrets.js";
 
 export type Billable = "snapshot" | "read" | "screenshot";
 
@@ -52,6 +53,8 @@ export interface CompactElement {
   disabled?: boolean;
   href?: string;
   in_viewport: boolean;
+  /** The person cannot see its text: "all" of it, or a "part" (decided in the page, from layout). */
+  text_hidden?: "all" | "part";
 }
 
 export interface ActAnswer extends ActionResult {
@@ -72,6 +75,7 @@ interface TabMemory {
   baseline: RefinedElement[];
   /** Passages the person cannot see, from the last snapshot or read. */
   hidden: string[];
+  /** Elements of the last snapshot whose text the person cannot see at all. */
   hiddenIds: Set<number>;
 }
 
@@ -89,6 +93,11 @@ export function compact(el: RefinedElement): CompactElement {
 
 export class AgentSession {
   private readonly memory = new Map<string, TabMemory>();
+  /**
+   * What the agent typed into secret fields (secrets.ts), in memory only: masked in whatever
+   * the page gives back later (captures, Markdown, tabs, results, errors), wherever it echoes them.
+   */
+  private readonly secrets = new SecretValues();
 
   constructor(private readonly deps: SessionDeps) {}
 
@@ -108,8 +117,13 @@ export class AgentSession {
     return chosen.tab;
   }
 
-  tabs(): Promise<AgentTab[]> {
-    return this.deps.backend.tabs();
+  async tabs(): Promise<AgentTab[]> {
+    return this.secrets.scrub(await this.deps.backend.tabs());
+  }
+
+  /** The page as the collector sees it, typed secrets masked before anything is built from it. */
+  private async capture(tab: string, opts?: CaptureOptions): Promise<SnapshotRequest> {
+    return this.secrets.scrub(await this.deps.backend.capture(tab, opts));
   }
 
   private remember(tab: string, url: string, elements: RefinedElement[], baseline: RefinedElement[] | null): void {
@@ -128,7 +142,7 @@ export class AgentSession {
   async snapshot(tabArg: string | undefined, opts: SnapshotOptions = {}): Promise<SnapshotAnswer> {
     const tab = await this.resolveTab(tabArg);
     return this.bill("snapshot", async () => {
-      const req = await this.deps.backend.capture(tab);
+      const req = await this.capture(tab, { textVisibility: true });
       const hidden = await this.hiddenOf(tab);
       const [ranked, baseline] = await Promise.all([
         this.deps.refine(req, { goal: opts.goal, limit: opts.limit }, "snapshot"),
@@ -141,25 +155,35 @@ export class AgentSession {
       });
       const shown = new Set(prompt.included);
       const m = this.memory.get(tab)!;
+      // Which elements the person cannot see is the page's verdict, per element, from layout.
+      const marks = hiddenIdsOf(req.raw_elements);
       m.hidden = hidden;
-      m.hiddenIds = hiddenElementIds([...m.known.values()], hidden);
+      m.hiddenIds = marks.hidden;
       let text = prompt.text;
-      if (prompt.included.some((id) => m.hiddenIds.has(id))) {
+      if (prompt.included.some((id) => marks.hidden.has(id) || marks.partly.has(id))) {
         text = text
           .split("\n")
           .map((line) => {
             const id = /^\[(\d+)\]/.exec(line);
-            return id && m.hiddenIds.has(Number(id[1])) ? `${line} hidden` : line;
+            if (!id) return line;
+            const n = Number(id[1]);
+            return marks.hidden.has(n) ? `${line} hidden` : marks.partly.has(n) ? `${line} partly hidden` : line;
           })
           .join("\n");
         text += `\n${HIDDEN_NOTICE}`;
       }
+      const flagged = (el: RefinedElement): CompactElement => {
+        const c = compact(el);
+        if (marks.hidden.has(el.id)) c.text_hidden = "all";
+        else if (marks.partly.has(el.id)) c.text_hidden = "part";
+        return c;
+      };
       return {
         tab,
         url: req.url,
         text,
         tokens: prompt.tokens,
-        elements: ranked.elements.filter((el) => shown.has(el.id)).map(compact),
+        elements: ranked.elements.filter((el) => shown.has(el.id)).map(flagged),
       };
     });
   }
@@ -167,17 +191,21 @@ export class AgentSession {
   /** Passages the person cannot see, when the backend can tell (else none). */
   private async hiddenOf(tab: string): Promise<string[]> {
     if (!this.deps.backend.hiddenText) return [];
-    return this.deps.backend.hiddenText(tab).catch(() => []);
+    return this.deps.backend.hiddenText(tab).then((texts) => this.secrets.scrub(texts), () => []);
   }
 
   async read(tabArg: string | undefined): Promise<ReadPage & { hidden_marked: number }> {
     const tab = await this.resolveTab(tabArg);
     return this.bill("read", async () => {
-      const [page, hidden] = await Promise.all([this.deps.backend.read(tab), this.hiddenOf(tab)]);
-      const { content, marked } = markHiddenInMarkdown(page.content, hidden);
-      const m = this.memory.get(tab);
-      if (m && m.url === page.url) m.hidden = hidden;
-      return { ...page, content: marked ? `${HIDDEN_NOTICE}\n\n${content}` : content, hidden_marked: marked };
+      const [page, hidden] = await Promise.all([this.deps.backend.read(tab).then((p) => this.secrets.scrub(p)), this.hiddenOf(tab)]);
+      // The backend's read marks every run the person cannot see (the collector's markHidden).
+      const marked = [page.title, page.description, page.content].flatMap(hiddenPassagesIn);
+      // Remembered for the activity log even before a snapshot (a navigate needs none).
+      this.remember(tab, page.url, [], null);
+      const m = this.memory.get(tab)!;
+      m.hidden = [...new Set([...hidden, ...marked])];
+      const inContent = hiddenPassagesIn(page.content).length;
+      return { ...page, content: marked.length ? `${HIDDEN_NOTICE}\n\n${page.content}` : page.content, hidden_marked: inContent };
     });
   }
 
@@ -185,7 +213,7 @@ export class AgentSession {
     const tab = await this.resolveTab(tabArg);
     return this.bill("screenshot", async () => {
       // Marks are the elements of the tab's last picture that are in the viewport now.
-      const req = await this.deps.backend.capture(tab);
+      const req = await this.capture(tab);
       const fresh = await this.deps.refine(req, {}, "internal");
       this.remember(tab, req.url, [], fresh.elements);
       const marks = fresh.elements
@@ -209,7 +237,8 @@ export class AgentSession {
     const tab = await this.resolveTab(tabArg);
     const id = "id" in action ? action.id : undefined;
     const el = id !== undefined ? this.known(tab, id) : null;
-    const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type } : null;
+    const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type, ...(el.value_redacted ? { secret: true } : {}) } : null;
+    if (action.kind === "type" && isSecretTarget(target)) this.secrets.add(action.text);
     const mem = this.memory.get(tab);
     const entry: ActivityEntry = {
       format: ACTIVITY_FORMAT,
@@ -217,14 +246,15 @@ export class AgentSession {
       tab,
       tool: action.kind,
       url: mem?.url ?? "",
-      action: loggableAction(action, target),
+      action: this.secrets.scrub(loggableAction(action, target)),
       ...(target ? { target } : {}),
       follows_hidden_text: mem ? followsHiddenText(action, mem.hidden, mem.hiddenIds) : false,
     };
     let result: ActionResult;
     try {
-      result = await this.deps.backend.act(tab, action, target, hooks);
-    } catch (err) {
+      result = this.secrets.scrub(await this.deps.backend.act(tab, action, target, hooks));
+    } catch (raw) {
+      const err = this.secrets.scrubError(raw);
       const thrown =
         err instanceof AgentError && err.code === "stale" && el
           ? await this.staleError(tab, el)
@@ -247,7 +277,7 @@ export class AgentSession {
 
   /** A stale id is not guessed at: the error names the closest current element instead. */
   private async staleError(tab: string, gone: RefinedElement): Promise<AgentError> {
-    const req = await this.deps.backend.capture(tab);
+    const req = await this.capture(tab);
     const fresh = await this.deps.refine(req, {}, "internal");
     this.remember(tab, req.url, [], fresh.elements);
     const m = this.memory.get(tab);
@@ -266,7 +296,7 @@ export class AgentSession {
    */
   private async handedBackError(tab: string, err: AgentError): Promise<AgentError> {
     const previous = this.memory.get(tab);
-    const req = await this.deps.backend.capture(tab);
+    const req = await this.capture(tab);
     const fresh = await this.deps.refine(req, {}, "internal");
     const changes = previous && previous.url === req.url ? this.changeLines(previous.baseline, fresh.elements) : [`navigated to ${req.url}`];
     this.memory.delete(tab);
@@ -296,7 +326,7 @@ export class AgentSession {
     const previous = this.memory.get(tab);
     let req: SnapshotRequest;
     try {
-      req = await this.deps.backend.capture(tab);
+      req = await this.capture(tab);
     } catch {
       // The page is between documents: the outcome stands, the diff waits for a snapshot.
       return { ...result, changes: [] };
@@ -316,7 +346,7 @@ export class AgentSession {
   async wait(tabArg: string | undefined, opts: { text?: string; timeoutMs?: number }): Promise<{ found: boolean; url: string }> {
     const tab = await this.resolveTab(tabArg);
     const found = await this.deps.backend.wait(tab, { text: opts.text, timeoutMs: Math.min(opts.timeoutMs ?? 5000, 60_000) });
-    const tabs = await this.deps.backend.tabs();
+    const tabs = await this.tabs();
     return { found, url: tabs.find((t) => t.tab === tab)?.url ?? "" };
   }
 }

@@ -22,6 +22,8 @@ export const CLOSE = {
   protocol: 4400,
   /** The same extension instance connected again; this older socket is closed. */
   replaced: 4409,
+  /** Too many failed hellos from this client: retry later (the reason says when). */
+  rateLimited: 4429,
   /** The server is shutting down; reconnect with backoff. */
   shutdown: 4503,
 } as const;

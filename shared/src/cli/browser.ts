@@ -2,9 +2,11 @@
 // (playwright-core does not download browsers).
 import { existsSync } from "node:fs";
 import { chromium, type Browser } from "playwright-core";
+import { PROXY_ONLY_CHROMIUM_ARGS } from "../net/index.js";
 import { CliError, EXIT } from "./exit-codes.js";
 
-const ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+// The headless MCP's context goes through the egress proxy: WebRTC must not go around it.
+const ARGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage", ...PROXY_ONLY_CHROMIUM_ARGS];
 
 export async function launchBrowser(env: NodeJS.ProcessEnv): Promise<Browser> {
   const path = env.CHROMIUM_PATH?.trim() || "/usr/bin/chromium";

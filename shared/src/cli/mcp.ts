@@ -2,10 +2,11 @@
 //   sightline mcp                 relay to the server's POST /mcp: the person's shared tabs
 //   sightline mcp --headless      a local headless Chromium, refined in this process (free)
 //   sightline mcp --headless --api   the same, snapshots refined (and charged) by the server
+import { ALLOW_FLAG, hostPolicy } from "./egress.js";
 import { CliError, EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 
-export const MCP_USAGE = `usage: sightline mcp [--headless [--api] [--url URL] [--log FILE]]
+export const MCP_USAGE = `usage: sightline mcp [--headless [--api] [--url URL] [--log FILE] [--allow-private-hosts LIST]]
 
   (no option)   relay to the Sightline server's /mcp (SIGHTLINE_BASE_URL, SIGHTLINE_API_KEY):
                 the agent works in the tabs the person shared from the extension
@@ -13,6 +14,11 @@ export const MCP_USAGE = `usage: sightline mcp [--headless [--api] [--url URL] [
   --api         with --headless: refine snapshots through the server (1 credit each)
   --url URL     with --headless: open URL first
   --log FILE    with --headless: append every action to FILE (JSON Lines; sightline replay FILE)
+  --allow-private-hosts LIST
+                with --headless: hosts the agent may reach although private or loopback
+                (like the server's SIGHTLINE_ALLOW_PRIVATE_HOSTS, which is read when this is
+                absent): host names, .suffixes, IPs, CIDRs, or * for everything. By default the
+                agent's browser reaches public addresses only, as /v1/observe does
 
 Speaks MCP on stdin/stdout; logs go to stderr.`;
 
@@ -21,9 +27,9 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
     io.out(`${MCP_USAGE}\n`);
     return;
   }
-  const known = new Set(["--headless", "--api", "--url", "--log", "-q", "--quiet"]);
+  const known = new Set(["--headless", "--api", "--url", "--log", ALLOW_FLAG, "-q", "--quiet"]);
   for (let i = 0; i < args.length; i++) {
-    if (args[i] === "--url" || args[i] === "--log") i++;
+    if (args[i] === "--url" || args[i] === "--log" || args[i] === ALLOW_FLAG) i++;
     else if (!known.has(args[i])) throw new CliError(`unknown option "${args[i]}"\n\n${MCP_USAGE}`, EXIT.usage);
   }
   const headless = args.includes("--headless");
@@ -33,7 +39,10 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
   const logAt = args.indexOf("--log");
   const logFile = logAt >= 0 ? args[logAt + 1] : undefined;
   if (logAt >= 0 && !logFile) throw new CliError(`--log needs a file\n\n${MCP_USAGE}`, EXIT.usage);
-  if (!headless && (args.includes("--api") || startUrl || logFile)) throw new CliError(`--api, --url and --log go with --headless\n\n${MCP_USAGE}`, EXIT.usage);
+  if (!headless && (args.includes("--api") || startUrl || logFile || args.includes(ALLOW_FLAG))) {
+    throw new CliError(`--api, --url, --log and ${ALLOW_FLAG} go with --headless\n\n${MCP_USAGE}`, EXIT.usage);
+  }
+  const policy = hostPolicy(args, io.env, MCP_USAGE);
   io.progress.stop();
   const { settings } = io;
   const log = (line: string) => io.err(`${line}\n`);
@@ -46,8 +55,16 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
     await closed;
     return;
   }
+  if (startUrl) {
+    // Refused before a browser starts; a refused redirect of it is caught by serveHeadless below.
+    const { checkAgentUrl } = await import("../mcp/egress.js");
+    await checkAgentUrl(startUrl, policy).catch((err: Error) => {
+      throw new CliError(`--url ${startUrl}: ${err.message}`, EXIT.usage);
+    });
+  }
   const { launchBrowser } = await import("./browser.js");
   const { serveHeadless } = await import("../mcp/stdio.js");
+  const { AgentError } = await import("../agent/index.js");
   let client = null;
   if (args.includes("--api")) {
     if (!settings.apiKey) throw new CliError("--api needs an API key: set SIGHTLINE_API_KEY", EXIT.usage);
@@ -55,7 +72,11 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
     client = new Sightline({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
   }
   const browser = await launchBrowser(io.env);
-  const { closed } = await serveHeadless({ browser, client, startUrl, logFile });
+  const served = await serveHeadless({ browser, client, startUrl, logFile, policy }).catch((err: unknown) => {
+    if (err instanceof AgentError && err.code === "bad_url") throw new CliError(`--url ${startUrl}: ${err.message}`, EXIT.usage);
+    throw err;
+  });
+  const { closed } = served;
   log(`sightline mcp: headless Chromium ready${client ? `, snapshots refined by ${settings.baseUrl}` : ""}`);
   await closed;
 }

@@ -1,13 +1,18 @@
 // `sightline replay LOG`: performs the actions of an activity log again in a headless Chromium
 // (the same page flow an agent went through), step by step, and says where each one ended.
 import { readFile } from "node:fs/promises";
+import { ALLOW_FLAG, hostPolicy } from "./egress.js";
 import { CliError, EXIT } from "./exit-codes.js";
 import type { CliIo } from "./io.js";
 
-export const REPLAY_USAGE = `usage: sightline replay LOG [--secret "NAME=VALUE"]...
+export const REPLAY_USAGE = `usage: sightline replay LOG [--secret "NAME=VALUE"]... [--allow-private-hosts LIST]
 
   LOG        an activity log (JSON Lines: sightline mcp --headless --log, or the panel's export)
   --secret   the value of a field the log masks (a password), by the field's name
+  --allow-private-hosts LIST
+             hosts the replay may reach although private or loopback (else
+             SIGHTLINE_ALLOW_PRIVATE_HOSTS; by default public addresses only, as in
+             sightline mcp --headless)
 
 Runs in a local headless Chromium (CHROMIUM_PATH); nothing is charged.`;
 
@@ -24,11 +29,13 @@ export async function replayCommand(args: string[], io: CliIo): Promise<void> {
       const eq = kv.indexOf("=");
       if (eq <= 0) throw new CliError(`--secret takes NAME=VALUE\n\n${REPLAY_USAGE}`, EXIT.usage);
       secrets[kv.slice(0, eq)] = kv.slice(eq + 1);
-    } else if (args[i] === "-q" || args[i] === "--quiet") continue;
+    } else if (args[i] === ALLOW_FLAG) i++;
+    else if (args[i] === "-q" || args[i] === "--quiet") continue;
     else if (args[i].startsWith("-") || file) throw new CliError(`unexpected "${args[i]}"\n\n${REPLAY_USAGE}`, EXIT.usage);
     else file = args[i];
   }
   if (!file) throw new CliError(`no log given\n\n${REPLAY_USAGE}`, EXIT.usage);
+  const policy = hostPolicy(args, io.env, REPLAY_USAGE);
   const { parseJsonLines, replayable, replayEntry, AgentSession, MASK } = await import("../agent/index.js");
   let text: string;
   try {
@@ -50,11 +57,20 @@ export async function replayCommand(args: string[], io: CliIo): Promise<void> {
       throw new CliError(`the log masks what was typed into "${name}": give it with --secret "${name}=VALUE"`, EXIT.usage);
     }
   }
+  // Likewise every URL the log navigates to (and where it starts) must be one the policy allows.
+  const { checkAgentUrl } = await import("../mcp/egress.js");
+  const starts = entries[0].action?.kind !== "navigate" && entries[0].url ? [{ step: 0, url: entries[0].url }] : [];
+  const visits = entries.flatMap((e, i) => (e.action?.kind === "navigate" ? [{ step: i + 1, url: e.action.url }] : []));
+  for (const { step, url } of [...starts, ...visits]) {
+    await checkAgentUrl(url, policy).catch((err: Error) => {
+      throw new CliError(`${step ? `step ${step} (navigate)` : "the log's first page"}: ${err.message}`, EXIT.usage);
+    });
+  }
   io.progress.stop();
   const { launchBrowser } = await import("./browser.js");
   const { HeadlessBackend, localRefine } = await import("../mcp/index.js");
   const browser = await launchBrowser(io.env);
-  const backend = await HeadlessBackend.start({ browser, ownsBrowser: true });
+  const backend = await HeadlessBackend.start({ browser, ownsBrowser: true, policy });
   try {
     const session = new AgentSession({ backend, refine: localRefine(null) });
     // Start where the log started, unless its first step is a navigation anyway.

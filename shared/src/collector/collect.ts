@@ -10,7 +10,7 @@ import { scanStyleRules, emptyRuleSets } from "./style-rules.js";
 import { FoundBy, ROOT_SHARE, delegates, listenerRegistry, readLooks, shortLeaf, visualCandidate, type Visual } from "./listeners.js";
 import { isOccluded, type HitCache } from "./occlusion.js";
 import { patchLabels } from "./element-labels.js";
-import { scrubSecrets } from "./privacy.js";
+import { SecretValues } from "../agent/secrets.js";
 import { hrefResolver } from "./href.js";
 import { collectorState, idFor, installMutationClock, quietMs } from "./state.js";
 import { displayCache, styleCache } from "./style-cache.js";
@@ -19,6 +19,8 @@ import { emitRecord } from "./record.js";
 import { walkFrame } from "./frames.js";
 import type { Ctx, Frame, Inherited, Occluder } from "./walk-state.js";
 import type { CollectOptions, CollectResult } from "./types.js";
+import { Sight } from "./visibility/runs.js";
+import { TEXT_HIDDEN_ATTRIBUTE } from "../agent/provenance.js";
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
 
@@ -203,13 +205,17 @@ function mayBeCovered(el: Element, rect: { x: number; y: number; width: number; 
   return false;
 }
 
-/** The scrub pass: a secret value that leaked into a name or text (embedded controls) is masked. */
-function scrub(list: RawElement[], secrets: string[]): void {
+/**
+ * The scrub pass: a secret value that leaked into a name, a text or any attribute (embedded
+ * controls, a page that echoes it) is masked, by the one scrub of shared/src/agent/secrets.ts.
+ */
+function scrub(list: RawElement[], secrets: SecretValues): void {
   for (const raw of list) {
-    raw.text = scrubSecrets(raw.text ?? "", secrets);
+    if (raw.text) raw.text = secrets.scrub(raw.text);
     const a = raw.attributes as Record<string, string | null>;
-    for (const k of ["aria_label", "nearby_text", "context_text", "value", "title", "placeholder", "purpose"]) {
-      if (a[k]) a[k] = scrubSecrets(a[k] as string, secrets);
+    for (const k in a) {
+      const v = a[k];
+      if (typeof v === "string" && v) a[k] = secrets.scrub(v);
     }
     if (raw.iframe_content && raw.iframe_content.length) scrub(raw.iframe_content as RawElement[], secrets);
   }
@@ -228,6 +234,8 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     return now;
   };
   const state = collectorState();
+  /** Values of the secret fields found (a page may show them again elsewhere). */
+  const secrets = new SecretValues();
   installMutationClock(document, state);
   const vw = window.innerWidth || document.documentElement.clientWidth;
   const vh = window.innerHeight || document.documentElement.clientHeight;
@@ -240,6 +248,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     labels: null,
     hrefs: hrefResolver(),
     allRoles: options.allRoles === true,
+    pageListeners: options.pageListeners === true,
     occluders: [],
     style,
     vw,
@@ -251,6 +260,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     viewportOnly: options.viewportOnly === true,
     count: 0,
     pending: [],
+    judged: options.textVisibility === true ? [] : null,
     secrets: [],
     purposes: new Map(),
   };
@@ -264,7 +274,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     clip: { l: 0, t: 0, r: vw, b: vh },
     out: [],
     depth: 0,
-    listeners: listenerRegistry(window),
+    listeners: listenerRegistry(window, ctx.pageListeners),
     looks: true,
   };
   top.looks = readLooks(top.listeners, window);
@@ -291,7 +301,19 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
       }
     }
     t = mark("occlusion", t);
-    if (ctx.secrets.length) scrub(top.out, ctx.secrets);
+    if (ctx.judged) {
+      // After the walk: the judge reads layout only, and its verdicts concern the page as painted.
+      const sight = new Sight();
+      for (const p of ctx.judged) {
+        const v = sight.element(p.el);
+        if (v) (p.raw.attributes as Record<string, string | null>)[TEXT_HIDDEN_ATTRIBUTE] = v;
+      }
+      t = mark("text_visibility", t);
+    }
+    if (ctx.secrets.length) {
+      for (const v of ctx.secrets) secrets.add(v);
+      scrub(top.out, secrets);
+    }
     const found = detectCaptcha(document);
     t = mark("captcha", t);
     return found;
@@ -306,7 +328,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
   };
   if (options.timings) metrics.phases_ms = phases;
   return {
-    url: location.href,
+    url: secrets.scrub(location.href),
     viewport: { width: vw, height: vh },
     raw_elements: top.out,
     client_metrics: metrics as CollectResult["client_metrics"],

@@ -57,7 +57,7 @@ export function walkFrame(iframe: HTMLIFrameElement, raw: RawElement, ctx: Ctx, 
     },
     out: [],
     depth: parent.depth + 1,
-    listeners: doc.defaultView ? listenerRegistry(doc.defaultView) : null,
+    listeners: doc.defaultView ? listenerRegistry(doc.defaultView, ctx.pageListeners) : null,
     looks: true,
   };
   frame.looks = readLooks(frame.listeners, frame.win);

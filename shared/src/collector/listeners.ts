@@ -2,24 +2,58 @@
 // tabindex, no cursor, no text). Two ways to find them:
 // 1. Listener records: an init script (shared/src/playwright/listeners.ts, added to headless
 //    Chromium's and the SDK's pages before any page script runs) wraps addEventListener and keeps
-//    every element given a click-like listener in a WeakSet on the frame's global. An element in
-//    it is a candidate; a container whose listener serves a run of look-alike children (event
+//    every element given a click-like listener in a WeakSet on the frame's global (of the page's
+//    world: a collector in Sightline's isolated world asks for them, see requestRecords). An
+//    element in it is a candidate; a container whose listener serves a run of look-alike children (event
 //    delegation: `list.addEventListener("click", e => e.target.closest("li"))`) makes those
 //    children the candidates instead.
 // 2. Where no records exist (the extension's capture after load, a saved or server-rendered copy
 //    of a page), what the page looks like: visually distinct leaf boxes (solid-coloured swatches,
 //    icon images drawn as backgrounds, bordered tiles among look-alikes, SVG shapes) become
 //    low-priority candidates, with a name hint from their colour and shape.
-import { LISTENER_MARK_EVENT } from "../agent/listener-marks.js";
+import { LISTENER_MARK_EVENT, LISTENER_MARKS_END, LISTENER_REQUEST_EVENT } from "../agent/listener-marks.js";
 import { describeColor } from "../refine/colors.js";
 
 /** The global the init script fills (per frame). */
 export const LISTENER_REGISTRY = "__sightlineListeners__";
 
-export function listenerRegistry(win: Window): WeakSet<object> | null {
+/**
+ * The frame's listener records: the registry of this world (the init script's, when the
+ * collector runs in the page's world; the receiver's, see receiveListenerMarks), else, when
+ * `ask`, the init script's records asked from the page's world; null when there are none.
+ */
+export function listenerRegistry(win: Window, ask = false): WeakSet<object> | null {
   const r = (win as unknown as Record<string, unknown>)[LISTENER_REGISTRY];
   // instanceof would fail for a frame's WeakSet (another realm): duck-typed.
-  return r !== null && typeof r === "object" && typeof (r as WeakSet<object>).has === "function" ? (r as WeakSet<object>) : null;
+  if (r !== null && typeof r === "object" && typeof (r as WeakSet<object>).has === "function") return r as WeakSet<object>;
+  return ask ? requestRecords(win) : null;
+}
+
+/**
+ * In Sightline's isolated world (the Playwright paths) the init script's WeakSet is out of reach:
+ * its script is asked with an event on the document (DOM events cross worlds) and answers with a
+ * mark on each recorded node, synchronously, then an end mark. No end mark: no init script ran.
+ */
+function requestRecords(win: Window): WeakSet<object> | null {
+  const doc = win.document;
+  const reg = new WeakSet<object>();
+  let answered = false;
+  const take = (e: Event) => {
+    const detail = (e as CustomEvent).detail;
+    if (detail === LISTENER_MARKS_END) answered = true;
+    else if (detail === "window") reg.add(win);
+    else {
+      const target = e.composedPath()[0];
+      if (target) reg.add(target);
+    }
+  };
+  doc.addEventListener(LISTENER_MARK_EVENT, take, true);
+  try {
+    doc.dispatchEvent(new CustomEvent(LISTENER_REQUEST_EVENT));
+  } finally {
+    doc.removeEventListener(LISTENER_MARK_EVENT, take, true);
+  }
+  return answered ? reg : null;
 }
 
 /**

@@ -9,7 +9,8 @@ import { contextText } from "./context-text.js";
 import { inferIconName } from "./icon-names.js";
 import { purposeOf } from "./purpose.js";
 import { FOUND_BY_NAMES, FoundBy, type Visual } from "./listeners.js";
-import { isSensitiveField } from "./privacy.js";
+import { isSecretElement } from "./privacy.js";
+import { MIN_SECRET_LENGTH } from "../agent/secrets.js";
 import { idFor } from "./state.js";
 import { clip, flat, shortText, squash } from "./text.js";
 import type { Ctx, Frame, Inherited } from "./walk-state.js";
@@ -91,19 +92,7 @@ export function emitRecord(c: Candidate, ctx: Ctx, f: Frame, inh: Inherited): Ra
   const has = scan.has;
   const role = roleOf(el, has);
   const isInput = tag === "input";
-  const sensitive =
-    (isInput || tag === "textarea") &&
-    isSensitiveField(el, { type: (has & Attr.Type) !== 0, autocomplete: (has & Attr.Autocomplete) !== 0, name: (has & Attr.Name) !== 0, id: (has & Attr.Id) !== 0 });
   const inputType = isInput ? (el as HTMLInputElement).type : null;
-  let value: string | null = null;
-  let redacted: string | null = null;
-  if (isInput || tag === "textarea" || tag === "select") {
-    const v = (el as HTMLInputElement).value ?? "";
-    if (sensitive) {
-      redacted = "true";
-      if (v.length >= 3) ctx.secrets.push(v);
-    } else value = flat(clip(v, VALUE_MAX));
-  }
   let text: string;
   if (isInput) text = inputType && TEXT_INPUT_BUTTONS.has(inputType) ? squash((el as HTMLInputElement).value || (has & Attr.Alt ? el.getAttribute("alt") : "") || "") : "";
   else if (tag === "textarea") text = "";
@@ -116,6 +105,19 @@ export function emitRecord(c: Candidate, ctx: Ctx, f: Frame, inh: Inherited): Ra
 
   // Candidates reach emit() only when displayed and visible (isVisible()).
   const name = flat(clip(nameOf(el, role, ctx.names, true, has), 300));
+  // Secret or not (secrets.ts), from its attributes, its computed style and its name.
+  const sensitive =
+    (isInput || tag === "textarea") &&
+    isSecretElement(el, name, { type: (has & Attr.Type) !== 0, autocomplete: (has & Attr.Autocomplete) !== 0, name: (has & Attr.Name) !== 0, id: (has & Attr.Id) !== 0 }, cs);
+  let value: string | null = null;
+  let redacted: string | null = null;
+  if (isInput || tag === "textarea" || tag === "select") {
+    const v = (el as HTMLInputElement).value ?? "";
+    if (sensitive) {
+      redacted = "true";
+      if (v.length >= MIN_SECRET_LENGTH) ctx.secrets.push(v);
+    } else value = flat(clip(v, VALUE_MAX));
+  }
   const isToggle = inputType === "checkbox" || inputType === "radio";
   const nativeDisabled = (el as HTMLButtonElement).disabled;
   // Keys without a value are left out (the contract allows null or absent): on a big page
@@ -222,5 +224,6 @@ export function emitRecord(c: Candidate, ctx: Ctx, f: Frame, inh: Inherited): Ra
   f.out.push(raw);
   ctx.count++;
   if (inViewport) ctx.pending.push({ el, raw, frame: f });
+  if (ctx.judged) ctx.judged.push({ el, raw, frame: f });
   return raw;
 }

@@ -19,6 +19,19 @@ export interface CollectOptions {
   allRoles?: boolean;
   /** Add per-phase times (ms) as client_metrics.phases_ms (for benchmarks). */
   timings?: boolean;
+  /**
+   * Mark elements whose text the person cannot see, `attributes.text_hidden` "all" | "part",
+   * judged per text run from layout and paint (visibility/). For agents' snapshots; it costs a
+   * layout pass over the elements' text, so default false.
+   */
+  textVisibility?: boolean;
+  /**
+   * The listener-recording init script runs in the page's world (the caller added it) while
+   * the collector runs in another (Sightline's isolated world): ask the page's world for its
+   * records (listeners.ts). Default false: nothing is asked, so a page without the script sees
+   * no sign of a collect.
+   */
+  pageListeners?: boolean;
 }
 
 /**
@@ -52,8 +65,12 @@ export interface CollectOptions {
  * - iframes: `frame` = "same-origin" | "cross-origin" | "unavailable", `iframe_src`; a
  *   same-origin frame's elements are in the iframe element's `iframe_content` (boxes in
  *   top-viewport coordinates), not repeated at the top level.
- * - `value_redacted`: "true" for password, one-time-code and payment-card fields (autocomplete
- *   one-time-code / cc-* / *-password, or a name like cvv, card-number, otp); their value is null.
+ * - `value_redacted`: "true" for secret fields (the one rule, shared/src/agent/secrets.ts:
+ *   passwords, one-time codes, PINs, card fields, by type, autocomplete, name, id or label);
+ *   their value is null.
+ * - `text_hidden` (with `textVisibility` only): "all" when the person cannot see the element's
+ *   text (or, without text, its box), "part" when some of its text or of the label naming it
+ *   is hidden (visibility/runs.ts).
  * Styles: z_index, cursor and position always; colours, font size/weight and opacity for
  * elements within about two screens of the viewport.
  */
@@ -83,6 +100,12 @@ export interface ReadOptions {
   captions?: boolean;
   /** Use the main-content fallback when Readability fails or keeps too little (default true). */
   fallback?: boolean;
+  /**
+   * Wrap every text run the person cannot see (judged from the live layout, per run) in
+   * ⟦hidden⟧…⟦/hidden⟧, adjacent runs merged (agent/provenance.ts). For agents; default false,
+   * which leaves the output as it was.
+   */
+  markHidden?: boolean;
 }
 
 export interface ReadResult {
@@ -98,4 +121,6 @@ export interface ReadResult {
   page_type?: PageType;
   /** Sightline addition: text lengths of both candidates (diagnostics). */
   stats?: { readability_chars: number; main_content_chars: number };
+  /** With `markHidden`: how many hidden passages `content` marks. */
+  hidden_passages?: number;
 }

@@ -56,6 +56,8 @@ export interface Occluder {
 /** What one collect() carries through its walk. */
 export interface Ctx {
   allRoles: boolean;
+  /** Ask each frame's page world for its listener records (CollectOptions.pageListeners). */
+  pageListeners: boolean;
   names: NameContext;
   labels: LabelPatch | null;
   hrefs: HrefResolver;
@@ -72,6 +74,8 @@ export interface Ctx {
   viewportOnly: boolean;
   count: number;
   pending: Pending[];
+  /** Every emitted element, when collect() judges what of their text the person sees (textVisibility). */
+  judged: Pending[] | null;
   secrets: string[];
   /** Each form's purpose facts, read once per collect() (purpose.ts). */
   purposes: PurposeCache;

@@ -9,6 +9,8 @@ export const ERROR_CODES = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  /** The request's Host is not a name this server answers to (RFC 9110 15.5.20). */
+  misdirected_request: 421,
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
@@ -37,6 +39,7 @@ export const ERROR_NAMES = {
   inactive: "Account inactive",
   notFound: "Not found",
   methodNotAllowed: "Method not allowed",
+  misdirected: "Misdirected request",
   tooLarge: "Payload too large",
   unsupportedMediaType: "Unsupported media type",
   busy: "Service busy",

@@ -1,10 +1,19 @@
 // The headless backend: the agent works in its own Chromium (Debian's, or CHROMIUM_PATH), one
 // browser context whose pages are the tabs; pages a page opens (popups, target=_blank) join.
+// Every request of the context goes through an egress proxy holding it to the host policy
+// (./egress.ts): by default, like /v1/observe, nothing private, loopback or link-local.
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { AgentError, performAction, screenshotWithMarks, waitOnPage, type ActionResult, type AgentAction, type AgentBackend, type AgentTab, type MarkBox, type ReadPage } from "../agent/index.js";
+import { AgentError, checkNavigableUrl, performAction, screenshotWithMarks, waitOnPage, type ActionResult, type AgentAction, type AgentBackend, type AgentTab, type CaptureOptions, type MarkBox, type ReadPage } from "../agent/index.js";
 import type { SnapshotRequest } from "../contract/index.js";
+import { collectorScript } from "../playwright/bundle.js";
 import { PlaywrightDriver } from "../playwright/driver.js";
 import { collectPage } from "../playwright/snapshot.js";
+import { DEFAULT_POLICY, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../net/index.js";
+import { checkAgentUrl, NavigationWatch } from "./egress.js";
+import { SightlineWorld } from "../playwright/world.js";
+
+/** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
+const READ = "(o) => globalThis.sightline.read(o)";
 
 export interface HeadlessOptions {
   /** A running browser to use (tests); else one is launched by `launch`. */
@@ -12,6 +21,11 @@ export interface HeadlessOptions {
   /** Close the browser with the backend (true when the backend launched it). */
   ownsBrowser?: boolean;
   viewport?: { width: number; height: number };
+  /** Where the agent's pages may go (SIGHTLINE_ALLOW_PRIVATE_HOSTS parsed); default: public
+   *  addresses only. Held to on every request: navigations, redirects, subresources. */
+  policy?: HostPolicy;
+  /** The resolver the policy checks names with (tests); the system's otherwise. */
+  lookup?: Lookup;
 }
 
 interface Tab {
@@ -29,13 +43,22 @@ export class HeadlessBackend implements AgentBackend {
   private constructor(
     private readonly opts: HeadlessOptions,
     private readonly context: BrowserContext,
+    private readonly proxy: EgressProxy,
   ) {
     context.on("page", (page) => this.adopt(page));
   }
 
   static async start(opts: HeadlessOptions): Promise<HeadlessBackend> {
-    const context = await opts.browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
-    const backend = new HeadlessBackend(opts, context);
+    const proxy = await startEgressProxy(opts.policy ?? DEFAULT_POLICY, { lookup: opts.lookup });
+    let context: BrowserContext;
+    try {
+      // Playwright adds `<-loopback>` to the bypass list, so loopback goes through the proxy too.
+      context = await opts.browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 }, proxy: { server: proxy.server } });
+    } catch (err) {
+      await proxy.close();
+      throw err;
+    }
+    const backend = new HeadlessBackend(opts, context, proxy);
     await context.newPage(); // adopted by the "page" listener
     return backend;
   }
@@ -69,16 +92,14 @@ export class HeadlessBackend implements AgentBackend {
     return out;
   }
 
-  capture(handle: string): Promise<SnapshotRequest> {
-    return collectPage(this.tab(handle).page);
+  capture(handle: string, opts: CaptureOptions = {}): Promise<SnapshotRequest> {
+    return collectPage(this.tab(handle).page, { collector: { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}) } });
   }
 
   async read(handle: string): Promise<ReadPage> {
     const { page } = this.tab(handle);
-    await collectPage(page, { collector: { maxElements: 1 } }); // injects the collector
-    const r = await page.evaluate(() =>
-      (globalThis as unknown as { sightline: { read(o: unknown): Promise<{ title: string; description: string; content: string }> } }).sightline.read({ format: "markdown" }),
-    );
+    // markHidden: every run the person cannot see comes back wrapped in ⟦hidden⟧ marks.
+    const r = await SightlineWorld.of(page).call<{ title: string; description: string; content: string }>(READ, [{ format: "markdown", markHidden: true }], [collectorScript()]);
     return { url: page.url(), title: r.title, description: r.description, content: r.content };
   }
 
@@ -86,8 +107,25 @@ export class HeadlessBackend implements AgentBackend {
     return screenshotWithMarks(this.tab(handle).driver, marks);
   }
 
-  act(handle: string, action: AgentAction): Promise<ActionResult> {
-    return performAction(this.tab(handle).driver, action);
+  async act(handle: string, action: AgentAction): Promise<ActionResult> {
+    const { page, driver } = this.tab(handle);
+    let asked: string | null = null;
+    if (action.kind === "navigate") {
+      asked = checkNavigableUrl(action.url).href;
+      // As typed: a host spelled `2130706433` or `127.1` is refused before URL parsing hides it.
+      await checkAgentUrl(action.url, this.opts.policy ?? DEFAULT_POLICY, this.opts.lookup);
+    }
+    const watch = new NavigationWatch(page, this.proxy, asked);
+    try {
+      const result = await performAction(driver, action);
+      const refused = watch.refusal();
+      if (refused) throw refused;
+      return result;
+    } catch (err) {
+      throw watch.refusal() ?? err;
+    } finally {
+      watch.stop();
+    }
   }
 
   hiddenText(handle: string): Promise<string[]> {
@@ -100,6 +138,7 @@ export class HeadlessBackend implements AgentBackend {
 
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined);
+    await this.proxy.close();
     if (this.opts.ownsBrowser) await this.opts.browser.close().catch(() => undefined);
   }
 }

@@ -8,6 +8,7 @@ import { HeadlessBackend } from "./headless.js";
 import { localRefine } from "./refine.js";
 import { createMcpServer } from "./tools.js";
 import { SNAPSHOT_CREDITS } from "../contract/index.js";
+import type { HostPolicy } from "../net/index.js";
 
 export interface HeadlessServeOptions {
   browser: Browser;
@@ -17,15 +18,22 @@ export interface HeadlessServeOptions {
   startUrl?: string;
   /** Append every action to this file as an activity log (JSON Lines). */
   logFile?: string;
+  /** Where the agent's browser may go (default: public addresses only, as /v1/observe). */
+  policy?: HostPolicy;
   stdin?: NodeJS.ReadableStream;
   stdout?: NodeJS.WritableStream;
 }
 
 export async function serveHeadless(opts: HeadlessServeOptions): Promise<{ closed: Promise<void> }> {
-  const backend = await HeadlessBackend.start({ browser: opts.browser, ownsBrowser: true });
+  const backend = await HeadlessBackend.start({ browser: opts.browser, ownsBrowser: true, ...(opts.policy ? { policy: opts.policy } : {}) });
   if (opts.startUrl) {
     const [first] = await backend.tabs();
-    await backend.act(first.tab, { kind: "navigate", url: opts.startUrl });
+    try {
+      await backend.act(first.tab, { kind: "navigate", url: opts.startUrl });
+    } catch (err) {
+      await backend.close(); // the browser too: nothing is left running
+      throw err;
+    }
   }
   const logFile = opts.logFile;
   const session = new AgentSession({

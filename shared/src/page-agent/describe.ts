@@ -1,16 +1,12 @@
 // Facts about an action's target for its risk tier and the approval card: is it a secret
-// field, does it submit a form, which values would that form send (secrets masked here, in
-// the page, so they never leave it).
+// field (the one rule of shared/src/agent/secrets.ts), does it submit a form, which values
+// would that form send (secrets masked here, in the page, so they never leave it).
 import type { FormFacts, TargetFacts } from "../agent/page-calls.js";
-import { isSecretField } from "../agent/risk.js";
+import { SecretValues } from "../agent/secrets.js";
+import { isSecretElement, secretValuesIn } from "../collector/privacy.js";
 import { elementById } from "./locate.js";
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
-
-export function secretField(el: Element): boolean {
-  if (!(el instanceof HTMLInputElement)) return false;
-  return isSecretField(el.type, el.autocomplete || "");
-}
 
 function labelOf(el: Element): string {
   const aria = clean(el.getAttribute("aria-label"));
@@ -47,6 +43,9 @@ function formFacts(form: HTMLFormElement): FormFacts {
   const name = clean(form.getAttribute("aria-label")) || clean(form.getAttribute("name")) || clean(form.id) || tail.replace(/\.[a-z]+$/i, "");
   const submit = form.querySelector<HTMLElement>('button:not([type]), button[type="submit"], input[type="submit"]');
   const fields: FormFacts["fields"] = [];
+  // A secret the page copied into another field (a "confirm" box, a hidden echo) is masked too.
+  const secrets = new SecretValues();
+  for (const v of secretValuesIn(form)) secrets.add(v);
   for (const el of Array.from(form.elements)) {
     if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) continue;
     if (!el.name || el.disabled) continue;
@@ -54,9 +53,9 @@ function formFacts(form: HTMLFormElement): FormFacts {
       if (["submit", "button", "reset", "image", "file", "hidden"].includes(el.type)) continue;
       if ((el.type === "checkbox" || el.type === "radio") && !el.checked) continue;
     }
-    const secret = secretField(el);
+    const secret = isSecretElement(el);
     const value = el instanceof HTMLSelectElement ? clean(el.selectedOptions[0]?.text ?? el.value) : el.value;
-    fields.push({ label: labelOf(el) || el.name, value: secret ? (value ? "•".repeat(8) : "") : value.slice(0, 200), secret });
+    fields.push({ label: labelOf(el) || el.name, value: secret ? (value ? "•".repeat(8) : "") : secrets.scrub(value).slice(0, 200), secret });
     if (fields.length >= 30) break;
   }
   const submitLabel = submit ? clean(submit instanceof HTMLInputElement ? submit.value : submit.textContent) : "";
@@ -72,7 +71,7 @@ export function describe(args: { id: number }): TargetFacts | null {
     tag: el.tagName.toLowerCase(),
     inputType: el instanceof HTMLInputElement ? el.type : null,
     autocomplete: el instanceof HTMLInputElement ? (el.autocomplete || "").toLowerCase() : "",
-    secret: secretField(el),
+    secret: isSecretElement(el),
     submits: submitsForm(el),
     download: !!anchor?.hasAttribute("download"),
     href: anchor?.href || null,

@@ -1,8 +1,10 @@
 // The collector reaches Node code only as its built IIFE bundle (dist/collector.js), injected
-// into the page with page.evaluate, which, unlike a script tag, is not blocked by the page's CSP.
+// over CDP into Sightline's isolated world of the page (world.ts), which, unlike a script tag,
+// the page's CSP does not block and the page's scripts cannot reach.
 import { readFile, stat } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
+import { SightlineWorld, type WorldScript } from "./world.js";
 
 /**
  * Where dist/collector.js is: SIGHTLINE_COLLECTOR_PATH if set, else next to this module
@@ -37,11 +39,18 @@ export async function collectorSource(path: string = collectorBundlePath()): Pro
   return cached.source;
 }
 
+/** The collector bundle as a script of Sightline's world (injected once per document). */
+export function collectorScript(bundlePath?: string): WorldScript {
+  return { key: "collector", source: () => collectorSource(bundlePath) };
+}
+
 /**
- * Injects the collector into the page's main frame, always, even when a `sightline` global is
- * there: a page could define its own to feed us made-up elements. (Evaluated over CDP, so the
- * page's CSP cannot block it. The ids survive: they live in the collector's state global.)
+ * Injects the collector into Sightline's isolated world of the page's main frame (once per
+ * document, again when the bundle changed): `globalThis.sightline` there, out of the page's
+ * reach, whatever globals the page defines. The ids survive: they live in the collector's state
+ * global of that world. Call it with `SightlineWorld.of(page).call(...)`, not page.evaluate
+ * (the page's own world has no collector).
  */
 export async function injectCollector(page: Page, bundlePath?: string): Promise<void> {
-  await page.evaluate(await collectorSource(bundlePath));
+  await SightlineWorld.of(page).inject([collectorScript(bundlePath)]);
 }

@@ -1,11 +1,12 @@
-// PageDriver over a Playwright page: the page agent runs in the page's main world next to the
-// collector (both injected by page.evaluate, which a page's CSP does not block), input goes
-// through Playwright's mouse and keyboard (CDP Input.*: trusted events).
+// PageDriver over a Playwright page: the page agent runs next to the collector in Sightline's
+// isolated world (world.ts: out of the page's scripts' reach, not blocked by its CSP), input goes
+// through Playwright's mouse and keyboard and the world's CDP session (Input.*: trusted events).
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
-import type { CDPSession, Page, Request } from "playwright-core";
+import type { Page, Request } from "playwright-core";
 import { PAGE_AGENT_GLOBAL, type PageCallArgs, type PageCallName, type PageCallResult, type PageDriver } from "../agent/index.js";
-import { injectCollector } from "./bundle.js";
+import { collectorScript } from "./bundle.js";
+import { SightlineWorld, type WorldScript } from "./world.js";
 
 /** dist/page-agent.js beside this module (src/ or dist/ alike), or SIGHTLINE_PAGE_AGENT_PATH. */
 export function pageAgentBundlePath(): string {
@@ -23,14 +24,18 @@ function pageAgentSource(): Promise<string> {
 
 /** How long a navigation an action started may take to commit before we stop waiting. */
 const NAVIGATION_WAIT_MS = 10_000;
-const MISSING = "__sightline_page_agent_missing__";
+/** The collector (whose ids the agent reads) and the agent, injected together into each new document. */
+const AGENT_SCRIPTS: WorldScript[] = [collectorScript(), { key: "page-agent", source: pageAgentSource }];
+const AGENT_CALL = "(g, n, a) => globalThis[g][n](a)";
 
 export class PlaywrightDriver implements PageDriver {
   /** Main-frame navigations seen: documentId() is this count. */
   private navigations = 0;
   private pending: Request | null = null;
+  private readonly world: SightlineWorld;
 
   constructor(readonly page: Page) {
+    this.world = SightlineWorld.of(page);
     page.on("framenavigated", (frame) => {
       if (!frame.parentFrame()) this.navigations++;
     });
@@ -45,29 +50,12 @@ export class PlaywrightDriver implements PageDriver {
   }
 
   async call<K extends PageCallName>(name: K, args: PageCallArgs<K>): Promise<PageCallResult<K>> {
-    const run = () =>
-      this.page.evaluate(
-        ([g, n, a, missing]) => {
-          const agent = (globalThis as unknown as Record<string, Record<string, (x: unknown) => unknown> | undefined>)[g];
-          return agent ? agent[n](a) : missing;
-        },
-        [PAGE_AGENT_GLOBAL, name, args as unknown, MISSING] as const,
-      );
-    let out = await run();
-    if (out === MISSING) {
-      // A new document: the collector (whose ids the agent reads) and the agent go in together.
-      await injectCollector(this.page);
-      await this.page.evaluate(await pageAgentSource());
-      out = await run();
-    }
-    return out as PageCallResult<K>;
+    return this.world.call<PageCallResult<K>>(AGENT_CALL, [PAGE_AGENT_GLOBAL, name, args], AGENT_SCRIPTS);
   }
 
   click(x: number, y: number): Promise<void> {
     return this.page.mouse.click(x, y);
   }
-
-  private cdp: Promise<CDPSession> | null = null;
 
   /**
    * Trusted key events for every character (keydown, keypress/input, keyup, as a person
@@ -75,8 +63,7 @@ export class PlaywrightDriver implements PageDriver {
    * keyboard.type() takes. Line breaks are Enter presses.
    */
   async typeText(text: string): Promise<void> {
-    this.cdp ??= this.page.context().newCDPSession(this.page);
-    const cdp = await this.cdp;
+    const cdp = await this.world.cdp();
     const sends: Promise<unknown>[] = [];
     for (const ch of text) {
       if (ch === "\n" || ch === "\r") {

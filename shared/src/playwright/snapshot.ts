@@ -4,9 +4,11 @@ import type { Page } from "playwright-core";
 import type { Filter, SnapshotRequest, SnapshotResponse } from "../contract/index.js";
 import type { Sightline } from "../client/index.js";
 import type { Reranker } from "../rank/index.js";
-import { injectCollector } from "./bundle.js";
+import { collectorScript } from "./bundle.js";
 import { clientFromEnv } from "./env.js";
+import { tracksListeners } from "./listeners.js";
 import type { PageSnapshot, SnapshotMode } from "./types.js";
+import { SightlineWorld } from "./world.js";
 
 export type { PageSnapshot, SnapshotMode };
 
@@ -18,6 +20,8 @@ export interface CollectorOptions {
   frames?: boolean;
   maxTextLength?: number;
   viewportOnly?: boolean;
+  /** Mark elements whose text the person cannot see (`attributes.text_hidden`); for agents. */
+  textVisibility?: boolean;
 }
 
 export interface PageSnapshotOptions {
@@ -43,15 +47,15 @@ export interface PageSnapshotOptions {
 }
 
 
+const COLLECT = "(o) => globalThis.sightline.collectJSON(o)";
+
 /** Runs the collector in the page and returns the /v1/snapshot request body it built. */
 export async function collectPage(page: Page, opts: { collector?: CollectorOptions; bundlePath?: string } = {}): Promise<SnapshotRequest> {
   for (let attempt = 0; ; attempt++) {
     try {
-      await injectCollector(page, opts.bundlePath);
-      const json = await page.evaluate((o) => {
-        const s = (globalThis as unknown as { sightline: { collectJSON(o: unknown): Promise<string> } }).sightline;
-        return s.collectJSON(o);
-      }, opts.collector ?? {});
+      // In Sightline's isolated world (world.ts): the page cannot answer in the collector's place.
+      const o = tracksListeners(page) ? { ...opts.collector, pageListeners: true } : (opts.collector ?? {});
+      const json = await SightlineWorld.of(page).call<string>(COLLECT, [o], [collectorScript(opts.bundlePath)]);
       return JSON.parse(json) as SnapshotRequest;
     } catch (err) {
       // The page navigated under us (a redirect, a late form submit): collect the new document once.

@@ -92,8 +92,8 @@ describe("helpers", () => {
     expect(sameSite("https://a.com", "https://b.com")).toBe(false);
   });
   it("isSecretField", () => {
-    expect(isSecretField("password")).toBe(true);
-    expect(isSecretField("text", "cc-csc")).toBe(true);
-    expect(isSecretField("email", "email")).toBe(false);
+    expect(isSecretField({ tag: "input", type: "password" })).toBe(true);
+    expect(isSecretField({ tag: "input", type: "text", autocomplete: "cc-csc" })).toBe(true);
+    expect(isSecretField({ tag: "input", type: "email", autocomplete: "email" })).toBe(false);
   });
 });

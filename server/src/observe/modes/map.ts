@@ -26,15 +26,16 @@ export interface MapResult {
 /** Observe has no default element limit (spec 2.2), so neither limit nor cap applies unless asked. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 
-export function fromUrl(deps: ObserveDeps, { req }: ObserveCall, engine: EngineName): Promise<ModeOutput> {
-  return renderUrl(deps.pool, renderRequest(deps, req.url, engine), ({ page }) => mapPage(deps, page, req, false));
+export function fromUrl(deps: ObserveDeps, call: ObserveCall, engine: EngineName): Promise<ModeOutput> {
+  return renderUrl(deps.pool, renderRequest(deps, call, engine), ({ page }) => mapPage(deps, page, call.req, false));
 }
 
-export async function fromCapture(deps: ObserveDeps, { req }: ObserveCall): Promise<ModeOutput> {
+export async function fromCapture(deps: ObserveDeps, call: ObserveCall): Promise<ModeOutput> {
+  const { req } = call;
   const c = req.capture!;
   if (c.raw_elements) return mapCaptured(deps, req, false);
   if (!(typeof c.html === "string" && c.html.length > 0)) throw badCapture("needs `raw_elements` or `html` in map mode");
-  return withCapturedHtml(deps.pool, req.url, c, deps.renderTimeoutMs, (page) => mapPage(deps, page, req, false));
+  return withCapturedHtml(deps.pool, call, c, deps.renderTimeoutMs, (page) => mapPage(deps, page, req, false));
 }
 
 /** Collects the page and maps it (`attributes`: visual mode's element attributes too). */

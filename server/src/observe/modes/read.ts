@@ -4,7 +4,7 @@
 import { OBSERVE_DEFAULT_CONTENT_LIMIT, type ObserveRequest } from "@sightline/shared/contract";
 import type { Page } from "playwright-core";
 import { renderUrl, type EngineName } from "../../browser/index.js";
-import { EgressRefusal } from "../../net/index.js";
+import { EgressRefusal } from "@sightline/shared/net";
 import { withCapturedHtml } from "../capture.js";
 import { readContent, type ReadContent } from "../collector.js";
 import { renderRequest, type ModeOutput, type ObserveCall, type ObserveDeps } from "../deps.js";
@@ -13,14 +13,15 @@ import { badCapture } from "../errors.js";
 /** Least time the JavaScript pass gets, even when the first pass used up most of the budget. */
 const MIN_SCRIPT_PASS_MS = 5_000;
 
-export async function fromUrl(deps: ObserveDeps, { req }: ObserveCall, engine: EngineName): Promise<ModeOutput> {
+export async function fromUrl(deps: ObserveDeps, call: ObserveCall, engine: EngineName): Promise<ModeOutput> {
+  const { req } = call;
   const started = Date.now();
   // The spare the first pass used is made again once the request is done, not while the
   // JavaScript pass renders (on a small machine the two slow each other).
   let done = () => {};
   const requestDone = new Promise<void>((resolve) => (done = resolve));
   const render = (javaScript: boolean, timeoutMs: number, refillAfter?: Promise<unknown>) =>
-    renderUrl(deps.pool, renderRequest(deps, req.url, engine, { timeoutMs, javaScript, refillAfter }), ({ page }) => readPageUnclipped(page, req));
+    renderUrl(deps.pool, renderRequest(deps, call, engine, { timeoutMs, javaScript, refillAfter }), ({ page }) => readPageUnclipped(page, req));
   try {
     const plain = await render(false, deps.renderTimeoutMs, requestDone);
     if (!needsScripts(plain)) return clipReading(plain, req);
@@ -39,13 +40,14 @@ export async function fromUrl(deps: ObserveDeps, { req }: ObserveCall, engine: E
   }
 }
 
-export async function fromCapture(deps: ObserveDeps, { req }: ObserveCall): Promise<ModeOutput> {
+export async function fromCapture(deps: ObserveDeps, call: ObserveCall): Promise<ModeOutput> {
+  const { req } = call;
   const c = req.capture!;
   if (typeof c.content === "string") {
     return { title: c.title ?? "", description: c.description ?? "", content: clip(c.content, contentLimitOf(req)) };
   }
   if (!(typeof c.html === "string" && c.html.length > 0)) throw badCapture("needs `content` or `html` in read mode");
-  const r = await withCapturedHtml(deps.pool, req.url, c, deps.renderTimeoutMs, (page) => readPage(page, req));
+  const r = await withCapturedHtml(deps.pool, call, c, deps.renderTimeoutMs, (page) => readPage(page, req));
   return { ...r, title: c.title ?? r.title, description: c.description ?? r.description };
 }
 

@@ -19,7 +19,7 @@ export interface Shot {
 
 export function fromUrl(deps: ObserveDeps, call: ObserveCall, engine: EngineName): Promise<ModeOutput> {
   const { req } = call;
-  return renderUrl(deps.pool, renderRequest(deps, req.url, engine), async ({ page, deadline }) => {
+  return renderUrl(deps.pool, renderRequest(deps, call, engine), async ({ page, deadline }) => {
     const map = await mapPage(deps, page, req, true);
     const shot = await screenshotPage(page, deadline - Date.now(), req.options);
     return { ...map, screenshot: await deliver(deps, shot, call) };
@@ -39,7 +39,7 @@ export async function fromCapture(deps: ObserveDeps, call: ObserveCall): Promise
     return { ...map, screenshot: await deliver(deps, given, call) };
   }
   if (!(typeof c.html === "string" && c.html.length > 0)) throw badCapture("needs `screenshot` with `raw_elements`, or `html`, in visual mode");
-  return withCapturedHtml(deps.pool, req.url, c, deps.renderTimeoutMs, async (page, deadline) => {
+  return withCapturedHtml(deps.pool, call, c, deps.renderTimeoutMs, async (page, deadline) => {
     const map = c.raw_elements ? mapCaptured(deps, req, true) : await mapPage(deps, page, req, true);
     const shot = given ?? (await screenshotPage(page, deadline - Date.now(), req.options));
     return { ...map, screenshot: await deliver(deps, shot, call) };

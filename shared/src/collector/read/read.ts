@@ -13,6 +13,11 @@ import { dropFurniture, markFurniture } from "./furniture.js";
 import { prune } from "./prune.js";
 import { completeArticle } from "./complete.js";
 import { toText } from "./to-text.js";
+import { markHiddenRuns } from "./hidden-marks.js";
+import { VisibilityJudge } from "../visibility/judge.js";
+import { markHiddenRuns as marksFromRuns } from "../../agent/provenance.js";
+import { secretValuesIn } from "../privacy.js";
+import { SecretValues } from "../../agent/secrets.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
 const MIN_SHARE = 0.35;
@@ -43,9 +48,15 @@ interface Extracted {
   excerpt: string;
 }
 
-function readability(doc: Document, strip: boolean): Extracted | null {
+/** With markHidden: the copy's hidden runs get their sentinels, before anything else reads it. */
+function marked(doc: Document, clone: Document, judge: VisibilityJudge | null): void {
+  if (judge && doc.body && clone.body) markHiddenRuns(doc.body, clone.body, judge);
+}
+
+function readability(doc: Document, strip: boolean, judge: VisibilityJudge | null): Extracted | null {
   try {
     const clone = doc.cloneNode(true) as Document;
+    marked(doc, clone, judge);
     if (strip && doc.body && clone.body && doc.defaultView) cleanCopy(doc.body, clone.body, doc.defaultView, false);
     return readabilityOn(clone);
   } catch {
@@ -83,8 +94,8 @@ interface Choice {
 }
 
 /** Readability alone (`fallback: false`): the baseline the other candidates are measured against. */
-function readabilityAlone(doc: Document, strip: boolean): Choice {
-  const r = readability(doc, strip);
+function readabilityAlone(doc: Document, strip: boolean, judge: VisibilityJudge | null): Choice {
+  const r = readability(doc, strip, judge);
   const node = r?.node ?? null;
   return { node, extractor: node ? "readability" : "none", r, rLen: plainLength(node), fLen: 0 };
 }
@@ -93,14 +104,15 @@ function readabilityAlone(doc: Document, strip: boolean): Choice {
  * Candidate comparison: Readability and the main-content extractor both run on a copy cleaned
  * with the live layout (live-clean.ts); the page type and the two lengths decide which is kept.
  */
-function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean): Choice {
+function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean, judge: VisibilityJudge | null): Choice {
   const view = doc.defaultView;
   let clone: Document;
   try {
     clone = doc.cloneNode(true) as Document;
+    marked(doc, clone, judge);
     if (strip && doc.body && clone.body && view) cleanCopy(doc.body, clone.body, view, true);
   } catch {
-    return readabilityAlone(doc, strip);
+    return readabilityAlone(doc, strip, judge);
   }
   let region: Element | null = null;
   let pageType: PageType = "page";
@@ -168,22 +180,39 @@ export function readSync(options: ReadOptions = {}): ReadResult {
   const doc = document;
   const format = options.format === "text" ? "text" : "markdown";
   const strip = options.stripHidden !== false;
-  const c = options.fallback === false ? readabilityAlone(doc, strip) : compareCandidates(doc, strip, options.captions === true);
+  const judge = options.markHidden === true ? new VisibilityJudge(doc) : null;
+  const c = options.fallback === false ? readabilityAlone(doc, strip, judge) : compareCandidates(doc, strip, options.captions === true, judge);
   let content = c.node ? (format === "markdown" ? toMarkdown(c.node, options.links !== false) : toText(c.node)) : "";
   if (options.contentLimit !== undefined && options.contentLimit >= 0 && content.length > options.contentLimit) {
     content = content.slice(0, options.contentLimit);
   }
+  // Readability alone keeps its own title; the full read prefers the page's headline, then
+  // the document's title without the site's name.
+  let title =
+    options.fallback === false
+      ? c.r?.title || metaTitle(doc)
+      : headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || metaTitle(doc));
+  let description = c.r?.excerpt || metaDescription(doc);
+  let hidden: number | undefined;
+  if (judge) {
+    // The sentinels become marks (one home for what they mean: agent/provenance.ts).
+    const m = marksFromRuns(content);
+    content = m.text;
+    hidden = m.passages.length;
+    title = marksFromRuns(title).text;
+    description = marksFromRuns(description).text;
+  }
+  // What the page's secret fields hold (pre-filled, autofilled, typed) is masked wherever the
+  // page shows it again (secrets.ts).
+  const secrets = new SecretValues();
+  for (const v of secretValuesIn(doc)) secrets.add(v);
   return {
-    // Readability alone keeps its own title; the full read prefers the page's headline, then
-    // the document's title without the site's name.
-    title:
-      options.fallback === false
-        ? c.r?.title || metaTitle(doc)
-        : headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || metaTitle(doc)),
-    description: c.r?.excerpt || metaDescription(doc),
-    content,
+    title: secrets.scrub(title),
+    description: secrets.scrub(description),
+    content: secrets.scrub(content),
     extractor: c.extractor,
     ...(c.pageType ? { page_type: c.pageType } : {}),
     stats: { readability_chars: c.rLen, main_content_chars: c.fLen },
+    ...(hidden !== undefined ? { hidden_passages: hidden } : {}),
   };
 }

@@ -1,5 +1,6 @@
-// A loopback forward proxy that every request of a rendering browser context goes through
-// (Chromium: per-context `proxy`, with loopback forced through it by Playwright's `<-loopback>`).
+// A loopback forward proxy that every request of a browser context goes through (a render, or
+// the headless MCP's context; Chromium: per-context `proxy`, with loopback forced through it by
+// Playwright's `<-loopback>`).
 // It sees the first request, every redirect hop, every subresource, fetch/XHR, and WebSocket
 // tunnels (Chromium uses CONNECT for ws:// and wss:// behind a proxy), checks the destination
 // with the host policy and connects to the exact address it checked. Route handlers would not
@@ -11,6 +12,10 @@ import type { AddressInfo } from "node:net";
 import type { Duplex } from "node:stream";
 import { EgressRefusal, resolveChecked, systemLookup, type Lookup, type ResolvedAddress } from "./guard.js";
 import type { HostPolicy } from "./policy.js";
+
+/** Chromium flags a proxied context needs so nothing leaves beside the proxy: WebRTC's UDP
+ *  (STUN, TURN, peer connections) is limited to proxied UDP, of which there is none. */
+export const PROXY_ONLY_CHROMIUM_ARGS = ["--force-webrtc-ip-handling-policy=disable_non_proxied_udp", "--webrtc-ip-handling-policy=disable_non_proxied_udp"];
 
 /** Header on the proxy's own refusal responses, so the renderer can tell them from a site's 403. */
 export const REFUSED_HEADER = "x-sightline-egress-refused";
@@ -84,7 +89,7 @@ function pinnedLookup(pinned: ResolvedAddress): LookupFunction {
   }) as unknown as LookupFunction;
 }
 
-/** Starts a proxy on 127.0.0.1 (random port) that enforces `policy`. One per rendering context. */
+/** Starts a proxy on 127.0.0.1 (random port) that enforces `policy`. One per browser context. */
 export async function startEgressProxy(policy: HostPolicy, opts: EgressProxyOptions = {}): Promise<EgressProxy> {
   const host = opts.host ?? "127.0.0.1";
   const credentials = !(opts.auth ?? !isLoopback(host)) ? null : { username: "sightline", password: randomBytes(18).toString("base64url") };
