@@ -10,7 +10,7 @@ import { memoize, normalize } from "./text.js";
 export const CONCEPTS = [
   "login", "signup", "logout", "password_reset", "account", "newsletter", "subscribe", "cart", "add_to_cart", "checkout",
   "next", "previous", "contact", "cookie_accept", "cookie_reject", "cookie_settings", "comment", "search", "language",
-  "filter", "sort", "share", "print", "download", "close", "menu",
+  "filter", "sort", "share", "follow", "print", "download", "close", "menu",
 ] as const;
 export type Concept = (typeof CONCEPTS)[number];
 
@@ -77,7 +77,9 @@ const PHRASES: Record<Concept, string[]> = {
   filter: ["filters?", "refine", "facets?", "filtern", "filtres?", "filtrer", "filtros?", "filtrar", "filtri", "filtra", "filteren", "фильтр\\w*", "絞り込み", "필터", "筛选"],
   sort: ["sort( by)?", "order by", "sortieren", "trier", "ordenar", "ordina", "sorteren", "sortuj", "сортир\\w*", "並び替え", "정렬", "排序"],
   // A network's name alone is a follow link as often as a share link: share words only (a sharer URL says "share", "sharer", "tweet").
-  share: ["share", "sharer", "(post|send) (this |it )?(article |page |story |post )?(to|on)", "share this", "tweet", "pin it", "teilen", "partager", "compartir", "condividi", "compartilhar", "delen", "udostępnij", "поделиться", "共有", "공유", "分享", "bagikan"],
+  share: ["share", "sharer", "(post|send) (this |it )?(article |page |story |post )?(to|on)", "pin create", "intent (tweet|post)", "share this", "tweet", "pin it", "teilen", "partager", "compartir", "condividi", "compartilhar", "delen", "udostępnij", "поделиться", "共有", "공유", "分享", "bagikan"],
+  // A profile link on a social network ("Follow us", facebook.com/acme): not a share.
+  follow: ["follow( us)?( on)?", "find us on", "like us on", "visit (us|\\w+) on", "join us on", "connect with us", "folgen", "suivez-nous", "s[ií]guenos", "seguici", "siga-nos", "volg ons"],
   print: ["print", "printable", "printer", "drucken", "imprimer", "imprimir", "stampa", "afdrukken", "drukuj", "печать", "распечатать", "印刷", "인쇄", "打印", "cetak"],
   download: ["download", "downloads", "herunterladen", "t[ée]l[ée]charger", "descargar", "scarica", "baixar", "downloaden", "pobierz", "скачать", "ダウンロード", "다운로드", "下载", "unduh", "pdf"],
   close: ["close", "dismiss", "no thanks", "schließen", "fermer", "cerrar", "chiudi", "fechar", "sluiten", "закрыть", "閉じる", "닫기"],
@@ -106,7 +108,7 @@ export const NEAR: Partial<Record<Concept, Concept[]>> = {
   contact: ["newsletter", "share"],
   comment: ["search", "contact", "newsletter"],
   search: ["newsletter", "comment", "login"],
-  share: ["print", "download", "comment"],
+  share: ["print", "download", "comment", "follow"],
   print: ["share", "download"],
   download: ["share", "print"],
 };
@@ -166,6 +168,8 @@ export function nearOf(goalBits: number): number {
 
 /** Intents whose goal is typed into a field first: a newsletter signs up an address, a comment is written. */
 export const TYPED = BIT.get("newsletter")! | BIT.get("comment")!;
+/** Goals whose named options (a network, a language) choose among look-alike controls. */
+export const OPTION_GROUP_OF: Partial<Record<Concept, number>> = { share: 0, language: 1 };
 export const SEARCH_BIT = BIT.get("search")!;
 
 /** login and account are one intent for a goal ("sign in" is where "My account" leads). */
@@ -174,4 +178,44 @@ export function widen(goalBits: number): number {
   if (b & BIT.get("login")!) b |= BIT.get("account")!;
   if (b & BIT.get("account")!) b |= BIT.get("login")!;
   return b;
+}
+
+/**
+ * Names of mutually exclusive options: a goal that names one ("share on Twitter", "switch to
+ * French") is not served by a control that names another of the same kind (WhatsApp, Deutsch).
+ * Each option: its names in page and goal words (endonyms and English names for languages).
+ */
+const OPTIONS: Record<string, string[]>[] = [
+  {
+    facebook: ["facebook", "fb"], twitter: ["twitter", "tweet", "x\\.com"], linkedin: ["linkedin"], pinterest: ["pinterest", "pin it"],
+    whatsapp: ["whatsapp"], reddit: ["reddit"], email: ["e-?mail", "mail"], telegram: ["telegram"], instagram: ["instagram"], youtube: ["youtube"],
+  },
+  {
+    en: ["english", "anglais", "englisch", "inglés", "inglese", "inglês", "engels"], fr: ["french", "français", "francais", "französisch", "francés", "francese", "francês", "frans"],
+    de: ["german", "deutsch", "allemand", "alemán", "tedesco", "alemão", "duits"], es: ["spanish", "español", "espanol", "espagnol", "spanisch", "spagnolo", "espanhol", "spaans"],
+    it: ["italian", "italiano", "italien", "italienisch", "italiaans"], pt: ["portuguese", "português", "portugues", "portugais", "portugiesisch", "portugués", "portoghese"],
+    nl: ["dutch", "nederlands", "néerlandais", "niederländisch", "neerlandés"], ja: ["japanese", "日本語"], zh: ["chinese", "中文", "简体中文", "繁體中文"], ko: ["korean", "한국어"],
+    ru: ["russian", "русский"], pl: ["polish", "polski"], ar: ["arabic", "العربية"],
+  },
+];
+const OPTION_RES: { group: number; name: string; re: RegExp }[] = OPTIONS.flatMap((g, group) =>
+  Object.entries(g).map(([name, words]) => ({ group, name, re: new RegExp(`(?:^|[^\\p{L}\\p{N}])(?:${words.join("|")})(?=$|[^\\p{L}\\p{N}])`, "u") })),
+);
+
+/** The named options a text names, as "group:name" keys (memoized). */
+export const optionsOf: (text: string) => readonly string[] = memoize((text: string) => {
+  const t = normalize(text);
+  const out: string[] = [];
+  for (const o of OPTION_RES) if (o.re.test(t)) out.push(`${o.group}:${o.name}`);
+  return Object.freeze(out);
+});
+
+/** An element naming another option of a kind the goal names one of, and not the goal's. */
+export function otherOption(goal: readonly string[], element: readonly string[]): boolean {
+  if (!goal.length || !element.length) return false;
+  for (const e of element) {
+    if (goal.includes(e)) return false;
+  }
+  const groups = new Set(goal.map((g) => g.split(":")[0]));
+  return element.some((e) => groups.has(e.split(":")[0]));
 }

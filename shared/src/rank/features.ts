@@ -5,7 +5,12 @@ import type { Intent } from "./intent.js";
 import { DATE_WORD, EXACT, GoalLexicon, STEM, SYNONYM } from "./lexicon.js";
 import { normalize, squash, tokens } from "./text.js";
 import { centresOf, holds, type Centres } from "./boxes.js";
-import { conceptsOf } from "./concepts.js";
+import { conceptBit, conceptsOf, optionsOf, otherOption } from "./concepts.js";
+
+const SEARCH = conceptBit("search");
+const COMMENT = conceptBit("comment");
+const NEWSLETTER = conceptBit("newsletter");
+const SIGN = conceptBit("login") | conceptBit("signup");
 
 export interface Candidate {
   element: RefinedElement;
@@ -94,6 +99,10 @@ class Fields {
   ownConcepts = 0;
   attrConcepts = 0;
   purposeConcepts = 0;
+  /** The element has a label of its own (an icon-only control has none but its markup). */
+  ownLabel = false;
+  /** Named options (networks, languages) its label or markup names, for a share or language goal. */
+  options: readonly string[] = [];
   ownWords: readonly string[] = [];
   private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", "", ""];
 
@@ -150,12 +159,20 @@ class Fields {
     // Concepts are read only when the goal names one (most goals of the synthetic sets do not).
     if (lex.intent.concepts !== 0 || lex.intent.near !== 0) {
       const label = e.name || e.text || ariaLabel || "";
+      this.ownLabel = label !== "" || !!e.inferred_name;
       this.ownConcepts = (label.length <= 60 ? conceptsOf(label) : 0) | (placeholder ? conceptsOf(placeholder) : 0) | (title && title.length <= 60 ? conceptsOf(title) : 0) | (e.inferred_name ? conceptsOf(e.inferred_name) : 0);
+      // What a control is by kind: a search box searches; a text area is where a comment is written.
+      if (e.role === "searchbox") this.ownConcepts |= SEARCH;
       const href = e.href ?? str(a.href);
-      const path = href ? href.replace(/^[a-z]+:\/\/[^/]+/i, "").replace(/[?#].*$/, "") : "";
+      // The host names a network (twitter.com/intent/tweet): its first label is kept with the path.
+      const path = href ? href.replace(/^[a-z]+:\/\/(?:www\.)?([^/.]+)[^/]*/i, "$1 ").replace(/[?#].*$/, "") : "";
       const marks = `${path} ${str(a.id)} ${str(a.name)} ${str(a.class_name)}`;
-      this.attrConcepts = marks.trim() ? conceptsOf(marks) : 0;
-    } else this.ownConcepts = this.attrConcepts = 0;
+      this.attrConcepts = (marks.trim() ? conceptsOf(marks) : 0) | (e.tag === "textarea" ? COMMENT : 0);
+      this.options = lex.intent.options.length ? [...optionsOf(`${label} ${e.inferred_name ?? ""} ${title}`), ...optionsOf(marks)] : [];
+    } else {
+      this.ownConcepts = this.attrConcepts = 0;
+      this.options = [];
+    }
     const purposeText = `${str(a.purpose)} ${str(a.purpose_words)}`.trim();
     this.hasPurpose = purposeText !== "";
     if (this.hasPurpose) {
@@ -178,6 +195,8 @@ class Fields {
   }
 }
 const CLOSE_WORDS: readonly string[] = Object.freeze(["close", "x"]);
+
+const placeholderOf = (c: Candidate): string => str(c.raw.attributes?.placeholder);
 
 function containsWords(hay: string, needle: string): boolean {
   if (!needle || !hay) return false;
@@ -364,8 +383,16 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
     const entry = entries[i];
     // Intents are acted on: only controls and fields carry one (a heading "Cart" does not).
     if (intent.concepts !== 0 && (entry || e.visual_cues?.is_clickable || CONTROL_ROLES.has(e.role))) {
-      r[idx.concept_match] = f.ownConcepts & intent.ownConcepts ? 1 : f.ownConcepts & intent.concepts ? 0.7 : (f.attrConcepts | f.purposeConcepts) & intent.concepts ? 0.6 : 0;
-      if (f.ownConcepts & intent.near && !((f.ownConcepts | f.attrConcepts | f.purposeConcepts) & intent.concepts)) r[idx.concept_near] = 1;
+      // An icon-only control says what it is in its markup alone: that counts as its label.
+      const markup = f.ownLabel ? 0.6 : 1;
+      let m = f.ownConcepts & intent.ownConcepts ? 1 : f.ownConcepts & intent.concepts ? 0.7 : (f.attrConcepts | f.purposeConcepts) & intent.concepts ? markup : 0;
+      // A newsletter is signed up to with an email address: an email field not in a log-in or sign-up form.
+      if (intent.ownConcepts & NEWSLETTER && entry && (e.input_type === "email" || /e-?mail/i.test(`${placeholderOf(cands[i])} ${e.name ?? ""}`)) && !(f.purposeConcepts & SIGN)) m = Math.max(m, 0.6);
+      // The network or language the goal names.
+      if (f.options.length && intent.options.some((o) => f.options.includes(o))) m = Math.max(m, f.ownLabel ? 1 : markup);
+      r[idx.concept_match] = m;
+      const all = f.ownConcepts | f.attrConcepts | f.purposeConcepts;
+      if (((f.ownConcepts | f.attrConcepts) & intent.near && !(all & intent.concepts)) || otherOption(intent.options, f.options)) r[idx.concept_near] = 1;
     }
     r[idx.off_page] = e.bbox.x + e.bbox.width <= 0 || (e.doc_y ?? e.bbox.y) + e.bbox.height / 2 < 0 ? 1 : 0;
     r[idx.verb_agree] = verbAgreement(intent, e, entry);

@@ -33,7 +33,7 @@ export const HEURISTIC_WEIGHTS: Partial<Record<BaseFeature, number>> = {
   empty_text: -0.2,
   row_ctx: 2,
   static_container: -3,
-  concept_match: 2,
+  concept_match: 3,
   concept_near: -2.5,
   purpose_cov: 1.5,
   off_page: -2,

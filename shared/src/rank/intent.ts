@@ -1,7 +1,7 @@
 // Goal parsing: what the user wants to do (verb class), to what (object words, quoted strings,
 // numbers, role nouns), and which one (ordinals, superlatives, dates as values).
 import { LABEL_WORDS, STOPWORDS, normalize, squash, stem, synonymStems, tokens } from "./text.js";
-import { SEARCH_BIT, TYPED, goalConcepts, nearOf, widen } from "./concepts.js";
+import { CONCEPTS, OPTION_GROUP_OF, SEARCH_BIT, TYPED, conceptBit, goalConcepts, nearOf, optionsOf, widen } from "./concepts.js";
 
 export type VerbClass = "type" | "click" | "select" | "check" | "none";
 
@@ -91,6 +91,10 @@ export interface Intent {
   concepts: number;
   /** Bits of the intents a goal for those must not be mistaken for (sign up, for "sign in"). */
   near: number;
+  /** Named options ("0:twitter", "1:fr") of a share or language goal, which choose among look-alikes. */
+  options: readonly string[];
+  /** A site search's term ("returns" in "search the site for returns"): what to type, not words to find. */
+  searchTerm: string[];
 }
 
 const SUPERLATIVES: [RegExp, Superlative][] = [
@@ -195,10 +199,25 @@ export function parseIntent(fullGoal: string): Intent {
   // ("find returns on this site") is typed into the search box, whatever the verb.
   // An explicit click ("click the search button") or a named control keeps its verb.
   const explicit = (verbStem !== null && EXPLICIT_CLICK.has(verbStem)) || roleHints.has("button") || roleHints.has("link");
-  const searchTerm = (own & SEARCH_BIT) !== 0 && words.some((w) => !SEARCH_WORDS.has(w.stem) && !ROLE_NOUNS[w.word]);
-  if (!explicit && ((own & TYPED) !== 0 || searchTerm) && verb !== "check" && verb !== "select") {
+  const term = (own & SEARCH_BIT) !== 0 && !explicit ? words.filter((w) => !SEARCH_WORDS.has(w.stem) && !ROLE_NOUNS[w.word]) : [];
+  let kept = words;
+  if (!explicit && ((own & TYPED) !== 0 || term.length > 0) && verb !== "check" && verb !== "select") {
     verb = "type";
-    if (searchTerm) hasValue2 = true;
+    if (term.length > 0) {
+      hasValue2 = true;
+      // The term is typed, not looked for: a "Privacy policy" link is no answer to "search the
+      // site for privacy policy". The search words stay.
+      kept = words.filter((w) => !term.includes(w));
+      if (!kept.length) kept = words;
+    }
   }
-  return { raw: goal, verb, verbStem, words, quoted, quotedRaw, labelWords, numbers, tuples, roleHints, ordinal, superlative, hasDate, hasValue: hasValue2, ownConcepts: own, concepts, near: nearOf(own) & ~concepts };
+  let options: readonly string[] = [];
+  for (const c of CONCEPTS) {
+    const g = OPTION_GROUP_OF[c];
+    if (g !== undefined && own & conceptBit(c)) options = [...options, ...optionsOf(goal).filter((o) => o.startsWith(`${g}:`))];
+  }
+  return {
+    raw: goal, verb, verbStem, words: kept, quoted, quotedRaw, labelWords, numbers, tuples, roleHints, ordinal, superlative, hasDate, hasValue: hasValue2,
+    ownConcepts: own, concepts, near: nearOf(own) & ~concepts, options, searchTerm: term.map((w) => w.word),
+  };
 }
