@@ -98,6 +98,12 @@ function listsNeighbours(el: RefinedElement, ctx: string, index: LabelIndex): bo
   return found >= 2 && covered >= LISTING_SHARE * Math.max(1, hay.length - own.length);
 }
 
+/** The purpose says no more than the control's own label (textbox "Search" in form "Search"). */
+function repeatsLabel(el: RefinedElement, purpose: string): boolean {
+  const own = `${el.name ?? ""} ${el.text ?? ""}`.toLowerCase();
+  return own.includes(purpose.toLowerCase());
+}
+
 /** Roles of fields: one text field looks like another whatever its placeholder says. */
 const FIELD_ROLES = new Set(["textbox", "searchbox", "combobox", "spinbutton", "listbox", "slider"]);
 const PURPOSE_CAP = 40;
@@ -106,7 +112,8 @@ const PURPOSE_CAP = 40;
  * What a control is for, where it tells look-alikes apart: fields of the same role, or buttons
  * and links of the same role and label, that sit in forms of different purposes (the
  * collector's `purpose`: "Newsletter", "Sign in", "Search") get it as `purpose`, which toPrompt
- * writes as `in form "…"`. A page with one form says nothing more (payload).
+ * writes as `in form "…"`. A page with one form says nothing more (payload), nor does a purpose
+ * the control's own label already says.
  */
 export function markPurpose(items: ReadonlyArray<{ el: RefinedElement; raw: RawElement }>): void {
   let groups: Map<string, Array<{ el: RefinedElement; purpose: string }>> | null = null;
@@ -125,6 +132,6 @@ export function markPurpose(items: ReadonlyArray<{ el: RefinedElement; raw: RawE
     if (g.length < 2) continue;
     const distinct = new Set(g.map((m) => m.purpose));
     if (distinct.size < 2) continue;
-    for (const m of g) if (m.purpose !== "") m.el.purpose = m.purpose;
+    for (const m of g) if (m.purpose !== "" && !repeatsLabel(m.el, m.purpose)) m.el.purpose = m.purpose;
   }
 }

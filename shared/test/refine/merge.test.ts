@@ -88,6 +88,13 @@ describe("purpose of look-alike controls", () => {
     expect(out.find((e) => e.id === 1)?.purpose).toBe("Sign in");
     expect(out.find((e) => e.id === 2)?.purpose).toBe("Newsletter");
   });
+  it("is left out where the control's own label says it already", () => {
+    const search = raw("input", { id: 3, y: 20, attributes: { role: "searchbox", accessible_name: "Search", purpose: "Search" } });
+    const fields = [search, raw("input", { id: 4, y: 900, attributes: { role: "searchbox", accessible_name: "Find a store", purpose: "Store finder" } })];
+    const out = refineSnapshot(request(fields)).elements;
+    expect(out.find((e) => e.id === 3)?.purpose).toBeUndefined();
+    expect(out.find((e) => e.id === 4)?.purpose).toBe("Store finder");
+  });
   it("is left out where nothing looks alike", () => {
     const out = refineSnapshot(request([field(1, 100, "Newsletter"), button("Subscribe", { id: 2, y: 140, attributes: { purpose: "Newsletter" } })])).elements;
     for (const e of out) expect(e.purpose).toBeUndefined();
