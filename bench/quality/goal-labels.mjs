@@ -49,7 +49,7 @@ const LABEL_PAGE_RAW = String.raw`(() => {
     }
     const aria = el.getAttribute("aria-label");
     if (aria && aria.trim()) return low(aria);
-    const text = low(el.innerText !== undefined ? el.innerText : el.textContent);
+    const text = low(el.innerText) || low(el.textContent);
     if (text) return text;
     const img = el.querySelector("img[alt]");
     if (img && img.getAttribute("alt").trim()) return low(img.getAttribute("alt"));
@@ -86,7 +86,7 @@ const LABEL_PAGE_RAW = String.raw`(() => {
   const SIGNUP = /^(sign ?up|sign ?up (now|free|for free)|register|register now|create (an |your |a free )?account|join (now|free|for free|us)|registrieren|konto erstellen|s'inscrire|inscription|créer un compte|registrarse|reg[ií]strate|crear cuenta|crea (un )?account|registrati|cadastre-se|criar conta|registreren|zarejestruj( się)?|зарегистрироваться|регистрация|新規登録|会員登録|회원가입|注册|daftar)$/i;
   const RESET = /(forgot(ten)? (your |my )?password|reset (your |my )?password|lost (your )?password|can'?t (log|sign) in|passwort vergessen|mot de passe oublié|olvid(é|aste|o) (tu |mi |su )?contraseña|password dimenticata|esqueceu (a )?senha|wachtwoord vergeten|забыли пароль|パスワードを忘れ|비밀번호 찾기|lupa (kata sandi|password))/i;
   const CART = /^((view |my |your |shopping )?(cart|basket|bag|trolley)( \(?\d+\)?)?|warenkorb|panier|mon panier|carrito|carrello|carrinho|winkelwagen|koszyk|корзина|カート|장바구니|购物车|keranjang)$/i;
-  const CART_HREF = /\/(cart|basket|bag|warenkorb|panier|carrito|carrello|checkout\/cart)(\/|\.|\?|#|$)/i;
+  const CART_HREF = /\/(cart|basket|bag|warenkorb|panier|carrito|carrello|checkout\/cart)(\.[a-z]+)?\/?(\?|#|$)/i;
   const ADD = /^(add to (cart|basket|bag|trolley)|add to shopping (cart|bag)|in den warenkorb|ajouter au panier|añadir al carrito|agregar al carrito|aggiungi al carrello|adicionar ao carrinho|in winkelwagen|do koszyka|в корзину|カートに入れる|장바구니 담기|加入购物车|masukkan keranjang)\b/i;
   const NEXT = /^(next|next page|next ›|next »|next →|next >|›|»|→|older posts|older entries|older|weiter|nächste( seite)?|suivant(e)?|page suivante|siguiente|successiva|avanti|próxima|volgende|następna|следующая|次へ|다음|下一页|berikutnya)$/i;
   const CONTACT = /^(contact|contact us|contact me|get in touch|kontakt|kontaktieren sie uns|nous contacter|contactez-nous|contact us today|contacto|contáctenos|contatti|contattaci|contato|fale conosco|neem contact op|контакты|связаться с нами|お問い合わせ|문의하기|联系我们|hubungi kami)$/i;

@@ -120,7 +120,7 @@ export async function servePages(pages) {
  * A page of the corpus opened like the service's static capture: scripts off, 1280x900, nothing
  * fetched but the page itself. Resolves to { context, page }; the caller closes the context.
  */
-export async function openStatic(browser, origin, url, { width = 1280, height = 900 } = {}) {
+export async function openStatic(browser, origin, url, { width = 1280, height = 900, waitUntil = "domcontentloaded" } = {}) {
   const context = await browser.newContext({ viewport: { width, height }, javaScriptEnabled: false });
   await context.route("**/*", (route) => {
     const req = route.request();
@@ -129,7 +129,7 @@ export async function openStatic(browser, origin, url, { width = 1280, height = 
   });
   const page = await context.newPage();
   try {
-    await page.goto(url, { waitUntil: "domcontentloaded", timeout: 30000 });
+    await page.goto(url, { waitUntil, timeout: 30000 });
   } catch (err) {
     await context.close().catch(() => {});
     throw err;

@@ -124,7 +124,7 @@ async function render(browser, server, i) {
   let bodies = readCache(join(bodyDir, name));
   let labels = readCache(join(labelDir, name));
   if (bodies && labels) return { ...bodies, labels };
-  const { context, page } = await openStatic(browser, server.origin, server.urlOf(i));
+  const { context, page } = await openStatic(browser, server.origin, server.urlOf(i), { waitUntil: "load" });
   try {
     if (!labels) {
       labels = await page.evaluate(LABEL_PAGE);
@@ -141,6 +141,10 @@ async function render(browser, server, i) {
       }
       await page.evaluate(bundle);
       bodies.body = JSON.parse(await page.evaluate(() => globalThis.sightline.collectJSON({})));
+      // The golds' boxes as the collector saw the page (a layout that moved since labelling would
+      // misplace them).
+      bodies.gold = await page.evaluate(`((paths) => paths.map((p) => { let el = document; for (const k of p.split("/")) el = k === "s" ? el.shadowRoot : el.children[Number(k)]; const r = el.getBoundingClientRect(); return { x: r.x, y: r.y, width: r.width, height: r.height }; }))(${JSON.stringify(labels.found.map((f) => f.path))})`);
+      bodies.gold_paths = labels.found.map((f) => f.path);
       writeCache(join(bodyDir, name), bodies);
     }
     return { ...bodies, labels };
@@ -208,6 +212,8 @@ renders.forEach((r, i) => {
   const p = pages[i];
   for (const [fam, n] of Object.entries(r.labels.ambiguous)) ambiguous[fam] = (ambiguous[fam] ?? 0) + (n > 0 ? 1 : 0);
   for (const f of r.labels.found) {
+    const at = r.gold_paths ? r.gold_paths.indexOf(f.path) : -1;
+    if (at >= 0) f.box = r.gold[at];
     const pick = parseInt(hash(`${p.corpus}/${p.id}/${f.family}`).slice(0, 6), 16);
     const { goal, lang } = goalFor(f.family, r.labels.lang, pick, f.target);
     cases.push({ page: i, id: `${p.corpus}/${p.id}/${f.family}`, family: f.family, goal, lang, gold: f.box, holdout: p.holdout, site: p.site });
