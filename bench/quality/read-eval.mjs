@@ -18,7 +18,7 @@
 // the list are in bench/quality/read-holdout.txt). They are scored and reported only in aggregate,
 // in rows of their own; no per-page output is ever written for them.
 //
-//   node bench/quality/read-eval.mjs [--corpora aeb,wcxb-dev,readability] [--split all|tune|holdout]
+//   node bench/quality/read-eval.mjs [--corpora aeb,wcxb-dev,readability] [--split all|tune|holdout|train|choose|report]
 //        [--sample N] [--seed 1] [--concurrency 2] [--extractors sightline,readability,defuddle]
 //        [--bundle shared/dist/collector.js] [--baseline-bundle FILE | --baseline-commit REV] [--pages-out FILE]
 //
@@ -26,7 +26,9 @@
 // text with the ⟦hidden⟧ marks taken out: whether marking what the person cannot see loses or
 // adds content (run it with BENCH_RESULTS=0 beside a plain run; it prints how many pages had marks).
 //
-// --sample N takes a deterministic N pages of each corpus (a quick run, marked as such in the
+// --split train|choose|report takes the learned read model's part of every corpus, by a hash of
+// the site (shared/read-training/split.mjs), and adds F1 with bootstrap intervals over sites; a
+// report run is held out whole (no per-page output). --sample N takes a deterministic N pages of each corpus (a quick run, marked as such in the
 // results). --baseline-commit REV builds the collector of that commit (its own build script) as
 // the baseline; --baseline-bundle FILE takes a built one. Either also times an older collector build's read() in the same
 // pages for the latency table. --pages-out writes per-page scores of the tuning
@@ -48,6 +50,9 @@ import { startRun } from "../lib/results.mjs";
 import { seededRandom, median, quantile } from "../lib/stats.mjs";
 // The service's settle rule for a scripts-on render (run after the workspace build, as `bench:read` does).
 import { ENGINES, waitForDomQuiet } from "../../server/dist/browser/engines.js";
+// The learned model's split of the corpora by site (train / choose / report).
+import { loadPages as loadSitePages } from "../../shared/read-training/corpus.mjs";
+import { bootstrap, pairedBootstrap } from "../../shared/read-training/score.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -141,11 +146,17 @@ function sample(list, n) {
   return a.slice(0, n);
 }
 
+// --split train|choose|report: the learned model's parts, by a hash of the site
+// (shared/read-training/split.mjs). A report run is held out whole: no per-page output.
+const SITE_PARTS = ["train", "choose", "report"];
+const sitePart = SITE_PARTS.includes(opt.split) ? opt.split : null;
+const siteOf = new Map(loadSitePages(wanted, corporaDir).map((p) => [`${p.corpus}/${p.id}`, p]));
 let pages = [];
 for (const name of wanted) {
-  let items = loadCorpus(name);
+  let items = loadCorpus(name).map((p) => ({ ...p, site: siteOf.get(`${p.corpus}/${p.id}`)?.site ?? p.id, part: siteOf.get(`${p.corpus}/${p.id}`)?.part }));
   if (opt.split === "tune") items = items.filter((p) => !p.holdout);
   if (opt.split === "holdout") items = items.filter((p) => p.holdout);
+  if (sitePart) items = items.filter((p) => p.part === sitePart).map((p) => ({ ...p, holdout: sitePart === "report" || p.holdout }));
   if (sampleOf(name)) items = sample(items, sampleOf(name));
   pages.push(...items);
 }
@@ -446,11 +457,16 @@ function scoreSet(idx, corpus) {
 const prf = (row) => ex.flatMap((e) => [row[e]?.f1 ?? null, row[e]?.precision ?? null, row[e]?.recall ?? null]);
 const prfCols = ex.flatMap((e) => [{ label: `${NAMES[e]} F1`, format: "fixed3" }, { label: "P", format: "fixed3" }, { label: "R", format: "fixed3" }]);
 
-const sets = [
-  ["AEB", (p) => p.corpus === "aeb", "aeb"],
-  ["wcxb-dev, tuning part", (p) => p.corpus === "wcxb-dev" && !p.holdout, "wcxb"],
-  ["wcxb-dev, held out", (p) => p.corpus === "wcxb-dev" && p.holdout, "wcxb"],
-];
+const sets = sitePart
+  ? [
+      [`AEB, ${sitePart} part`, (p) => p.corpus === "aeb", "aeb"],
+      [`wcxb-dev, ${sitePart} part`, (p) => p.corpus === "wcxb-dev", "wcxb"],
+    ]
+  : [
+      ["AEB", (p) => p.corpus === "aeb", "aeb"],
+      ["wcxb-dev, tuning part", (p) => p.corpus === "wcxb-dev" && !p.holdout, "wcxb"],
+      ["wcxb-dev, held out", (p) => p.corpus === "wcxb-dev" && p.holdout, "wcxb"],
+    ];
 const overview = [];
 const figures = {};
 for (const [label, f, kind] of sets) {
@@ -465,12 +481,47 @@ run.table({
   title: "Main content: F1, precision and recall per corpus",
   columns: ["corpus", { label: "pages", format: "int" }, "tokens", ...prfCols],
   rows: overview,
-  note: "AEB: the benchmark's 4-gram shingle scores (P and R averaged over pages, F1 of the two). wcxb-dev: word P/R/F1 averaged over pages. The held-out part (~30% of wcxb-dev by page-id hash, bench/quality/read-holdout.txt) is never looked at page by page.",
+  note: sitePart
+    ? `AEB: the benchmark's 4-gram shingle scores (P and R averaged over pages, F1 of the two). wcxb-dev: word P/R/F1 averaged over pages. The ${sitePart} part: the sites whose name hashes into it (shared/read-training/split.mjs)${sitePart === "report" ? ", never trained or chosen on, never looked at page by page" : ""}.`
+    : "AEB: the benchmark's 4-gram shingle scores (P and R averaged over pages, F1 of the two). wcxb-dev: word P/R/F1 averaged over pages. The held-out part (~30% of wcxb-dev by page-id hash, bench/quality/read-holdout.txt) is never looked at page by page.",
 });
 
+// F1 with 95% bootstrap intervals (sites resampled, 1,000 rounds), per corpus and wcxb-dev page
+// type, and Sightline's difference from each other extractor on the same pages (paired).
+if (sitePart || opt.ci === "true") {
+  const per = (i, e, kind) => (kind === "aeb" ? aebPage(pages[i].truth, outOf(i, e).text) : wordPage(pages[i].truth, outOf(i, e).text));
+  const aggOf = (kind) => (kind === "aeb" ? (ms) => aebAggregate(ms).f1 : (ms) => wordAggregate(ms).f1);
+  const order = ["article", "forum", "product", "collection", "listing", "documentation", "service"];
+  const groupsCi = [...sets.map(([label, f, kind]) => [label, f, kind]), ...order.map((t) => [`wcxb-dev ${t}`, (p) => p.corpus === "wcxb-dev" && p.type === t, "wcxb"])];
+  const others = ex.filter((e) => e !== "sightline");
+  const rows = [];
+  for (const [label, f, kind] of groupsCi) {
+    const idx = pages.map((p, i) => (f(p) ? i : -1)).filter((i) => i >= 0);
+    if (!idx.length) continue;
+    const a = aggOf(kind);
+    const ci = (e) => {
+      const items = idx.map((i) => ({ site: pages[i].site, m: per(i, e, kind) }));
+      const [lo, hi] = bootstrap(items, a);
+      return `${a(items.map((x) => x.m)).toFixed(3)} [${lo.toFixed(3)}, ${hi.toFixed(3)}]`;
+    };
+    const diff = (e) => {
+      const [lo, hi] = pairedBootstrap(idx.map((i) => ({ site: pages[i].site, a: per(i, "sightline", kind), b: per(i, e, kind) })), a);
+      return `[${lo >= 0 ? "+" : ""}${lo.toFixed(3)}, ${hi >= 0 ? "+" : ""}${hi.toFixed(3)}]`;
+    };
+    rows.push([label, idx.length, new Set(idx.map((i) => pages[i].site)).size, ...ex.map(ci), ...(ex.includes("sightline") ? others.map(diff) : [])]);
+  }
+  run.table({
+    id: "intervals",
+    title: "F1 with 95% bootstrap intervals (sites resampled), and Sightline's difference from each (paired)",
+    columns: ["pages of", { label: "pages", format: "int" }, { label: "sites", format: "int" }, ...ex.map((e) => `${NAMES[e]} F1 [95%]`), ...(ex.includes("sightline") ? others.map((e) => `Sightline − ${NAMES[e]}`) : [])],
+    rows,
+    note: "1,000 bootstrap rounds resampling sites (a site's pages move together); an interval of the difference that excludes 0 says the two differ on such pages.",
+  });
+}
+
 // per page type (wcxb-dev), tuning and held-out apart
-for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
-  const g = groups((p) => p.corpus === "wcxb-dev" && p.holdout === hold, (p) => p.type);
+for (const [label, hold] of sitePart ? [[`${sitePart} part`, sitePart === "report"]] : [["tuning part", false], ["held out", true]]) {
+  const g = groups((p) => p.corpus === "wcxb-dev" && (sitePart !== null || p.holdout === hold), (p) => p.type);
   if (!g.size) continue;
   const order = ["article", "forum", "product", "collection", "listing", "documentation", "service"];
   const rows = [...g.entries()].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0])).map(([k, idx]) => {
@@ -547,8 +598,8 @@ for (const [label, hold] of [["tuning part", false], ["held out", true]]) {
     const d = exact(rd, (p) => p.excerpt, (o) => o.description);
     rows.push(["Readability test pages", "description (excerpt)", d.pop(), ...d]);
   }
-  for (const [label, hold] of [["wcxb-dev, tuning part", false], ["wcxb-dev, held out", true]]) {
-    const idx = pages.map((p, i) => (p.corpus === "wcxb-dev" && p.holdout === hold ? i : -1)).filter((i) => i >= 0);
+  for (const [label, hold] of sitePart ? [[`wcxb-dev, ${sitePart} part`, sitePart === "report"]] : [["wcxb-dev, tuning part", false], ["wcxb-dev, held out", true]]) {
+    const idx = pages.map((p, i) => (p.corpus === "wcxb-dev" && (sitePart !== null || p.holdout === hold) ? i : -1)).filter((i) => i >= 0);
     if (!idx.length) continue;
     const t = exact(idx, (p) => p.title, (o) => o.title);
     rows.push([label, "title", t.pop(), ...t]);

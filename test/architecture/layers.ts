@@ -23,6 +23,7 @@ export const LAYERS: Record<string, Layer> = {
   "shared/src/net/": "node",
   "shared/scripts/": "node",
   "shared/rank-training/": "node",
+  "shared/read-training/": "node",
   "server/src/": "node",
   "server/scripts/": "node",
   "bench/": "node",

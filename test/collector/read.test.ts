@@ -370,3 +370,31 @@ describe("read() gives up a Readability pick the cleaning empties", () => {
     expect(r.content).not.toContain("Wind breaks guide");
   });
 });
+
+// The learned model's view of a page (readBlocks(): its training data, shared/read-training).
+describe("readBlocks(): the cleaned page cut into blocks for the learned model", () => {
+  it("each text run in one block, in document order, with a feature row each and the rules' choice marked", async () => {
+    await fx.page.goto(fx.server.url("/collector/read/news.html"));
+    await readIn(fx.page, {}); // injects the bundle
+    const b = await fx.page.evaluate(() => (globalThis as unknown as { sightline: { readBlocks(o: unknown): any } }).sightline.readBlocks({}));
+    const F = b.blockFeatures.length;
+    expect(b.rows.length).toBe(b.blocks.length * F);
+    const texts: string[] = b.blocks.map((x: { text: string }) => x.text);
+    const heading = texts.indexOf("What happens next");
+    const story = texts.findIndex((t) => t.includes("voted on Tuesday to restore the eighteenth-century tidal mill"));
+    expect(story).toBeGreaterThanOrEqual(0);
+    expect(heading).toBeGreaterThan(story); // document order
+    // the cookie banner (a fixed overlay) was cleaned away before the blocks were cut
+    expect(texts.some((t) => /Accept all/.test(t))).toBe(false);
+    const col = (name: string) => b.blockFeatures.indexOf(name);
+    const inRules = (i: number) => b.rows[i * F + col("in_rules")];
+    expect(inRules(story)).toBe(1);
+    const footer = texts.findIndex((t) => /Privacy policy/.test(t));
+    expect(footer).toBeGreaterThanOrEqual(0);
+    expect(inRules(footer)).toBe(0);
+    expect(b.rows[footer * F + col("own_footer")]).toBe(1); // class="footer-links"
+    // a word is in one block only: the blocks' words are the cleaned page's words
+    const words = texts.join(" ").split(/\s+/).filter(Boolean);
+    expect(words.filter((w) => w === "eighteenth-century").length).toBe(1);
+  });
+});

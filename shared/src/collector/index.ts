@@ -7,7 +7,7 @@ import { snapshotJSON } from "./snapshot-json.js";
 import type { CollectOptions } from "./types.js";
 
 export { collect, collectSync } from "./collect.js";
-export { read } from "./read/read.js";
+export { read, readBlocks } from "./read/read.js";
 export { revealStreamed } from "./read/streamed.js";
 export { detectCaptcha } from "./captcha.js";
 export { receiveListenerMarks } from "./listeners.js";

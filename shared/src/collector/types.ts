@@ -113,7 +113,7 @@ export interface ReadResult {
   description: string;
   content: string;
   /** Sightline addition: which extractor produced `content` (diagnostics). */
-  extractor?: "readability" | "main-content" | "none";
+  extractor?: "readability" | "main-content" | "model" | "none";
   /**
    * Sightline addition: the kind of page read mode took this for (what the page declares in
    * schema.org / Open Graph, else its structure); it decides what the extractor keeps.

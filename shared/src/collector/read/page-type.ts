@@ -25,7 +25,7 @@ function typeOf(name: string): PageType | null {
 const MICRODATA_MIN_SHARE = 0.3;
 
 /** The schema.org types the page declares at top level (JSON-LD @type, @graph entries, microdata itemtype). */
-function declaredTypes(doc: Document): string[] {
+export function declaredTypes(doc: Document): string[] {
   const out: string[] = [];
   const visit = (v: unknown, depth: number): void => {
     if (!v || typeof v !== "object" || depth > 2) return;

@@ -18,6 +18,11 @@ import { VisibilityJudge } from "../visibility/judge.js";
 import { markHiddenRuns as marksFromRuns } from "../../agent/provenance.js";
 import { secretValuesIn } from "../privacy.js";
 import { SecretValues } from "../../agent/secrets.js";
+import { blockIds, pairUp, segment, type Segmentation } from "./blocks.js";
+import { BLOCK_FEATURES, blockFeatures, PAGE_TYPE_CLASSES, type RuleMarks } from "./block-features.js";
+import { PAGE_FEATURES, pageFeatures, setPageFacts } from "./page-features.js";
+import { blockProbs, contractType, keepOnly, keptBlocks, pageTypeProbs, pickTitle, shippedModel } from "./learned.js";
+import { TITLE_FEATURES, titleCandidates, type TitleSources } from "./title-choice.js";
 
 /** Readability's output is kept when it holds at least this share of the fallback's text… */
 const MIN_SHARE = 0.35;
@@ -93,6 +98,17 @@ interface Choice {
   pageType?: PageType;
 }
 
+/** What the learned model saw of a page (readBlocks(): the training data, and a look inside). */
+export interface BlockTrace {
+  seg: Segmentation;
+  rows: Float32Array;
+  pageRow: Float32Array;
+  typeProbs: number[];
+  probs: Float64Array | null;
+  marks: RuleMarks;
+  rulesNode: Element | null;
+}
+
 /** Readability alone (`fallback: false`): the baseline the other candidates are measured against. */
 function readabilityAlone(doc: Document, strip: boolean, judge: VisibilityJudge | null): Choice {
   const r = readability(doc, strip, judge);
@@ -104,11 +120,16 @@ function readabilityAlone(doc: Document, strip: boolean, judge: VisibilityJudge 
  * Candidate comparison: Readability and the main-content extractor both run on a copy cleaned
  * with the live layout (live-clean.ts); the page type and the two lengths decide which is kept.
  */
-function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean, judge: VisibilityJudge | null): Choice {
+function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean, judge: VisibilityJudge | null, trace?: { out?: BlockTrace }): Choice {
   const view = doc.defaultView;
   let clone: Document;
+  const model = shippedModel();
+  const learning = Boolean((model || trace) && strip && view);
+  let liveOf: Map<Element, Element> | null = null;
   try {
     clone = doc.cloneNode(true) as Document;
+    // The learned model reads the live box of each block of the copy: pair them before cleaning.
+    if (learning && doc.body && clone.body) liveOf = pairUp(doc.body, clone.body);
     marked(doc, clone, judge);
     if (strip && doc.body && clone.body && view) cleanCopy(doc.body, clone.body, view, true);
   } catch {
@@ -122,6 +143,25 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean,
     pageType = detectPageType(clone, region);
     // Before either candidate is taken: the marks travel into both (furniture.ts).
     if (clone.body) markFurniture(clone.body, pageType, keepCaptions);
+  } catch {
+    /* no furniture marks */
+  }
+  // The learned model's blocks, marked on the copy before either candidate takes it apart.
+  let seg: Segmentation | null = null;
+  let pageCopy: Element | null = null;
+  let pageRow: Float32Array | null = null;
+  let regionIds: Set<number> | null = null;
+  if (liveOf && clone.body) {
+    try {
+      seg = segment(clone.body, liveOf, view);
+      regionIds = blockIds(region);
+      pageRow = pageFeatures(doc, clone, region, pageType);
+      pageCopy = clone.body.cloneNode(true) as Element;
+    } catch {
+      seg = null;
+    }
+  }
+  try {
     fallback = mainContent(clone, pageType !== "listing", region);
   } catch {
     fallback = null;
@@ -132,6 +172,7 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean,
     if (lang) pre.setAttribute("data-lang", lang);
   }
   const r = readabilityOn(clone);
+  const rIds = seg ? blockIds(r?.node ?? null) : null;
   let node: Element | null = r?.node ?? null;
   const rLen = plainLength(node);
   const fLen = plainLength(fallback);
@@ -162,7 +203,112 @@ function compareCandidates(doc: Document, strip: boolean, keepCaptions: boolean,
       extractor = "main-content";
     }
   }
+  if (seg && pageRow && pageCopy && rIds && regionIds) {
+    try {
+      const learned = learnedChoice(seg, pageRow, pageCopy, { readability: rIds, region: regionIds, fallback, node, extractor, rLen, fLen }, keepCaptions, model, view, trace);
+      // The rules' last passes stay after the model (link lists, furniture and promos out:
+      // each measured on the held-out part, docs/read-mode.md), and so does the page type
+      // the rules read from what the page declares.
+      if (learned) return { node: cleaned(learned.node, pageType), extractor: "model", r, rLen, fLen, pageType };
+    } catch {
+      /* the rules' content stands */
+    }
+  }
   return { node, extractor, r, rLen, fLen, pageType };
+}
+
+interface RulesChoice {
+  readability: Set<number>;
+  region: Set<number>;
+  fallback: Element | null;
+  node: Element | null;
+  extractor: ReadResult["extractor"];
+  rLen: number;
+  fLen: number;
+}
+
+/**
+ * The learned model's reading of the page: the page type from the page's features, then each
+ * block's verdict from its features and what the rules chose; the content is the cleaned page
+ * with only the kept blocks' text. Null when there is no model (`trace` still gets the
+ * features) or it keeps nothing.
+ */
+function learnedChoice(
+  seg: Segmentation,
+  pageRow: Float32Array,
+  pageCopy: Element,
+  rules: RulesChoice,
+  keepCaptions: boolean,
+  model: ReturnType<typeof shippedModel>,
+  view: Window | null,
+  trace?: { out?: BlockTrace },
+): { node: Element; pageType: PageType } | null {
+  const marks: RuleMarks = {
+    readability: rules.readability,
+    mainContent: blockIds(rules.fallback),
+    rules: blockIds(rules.node),
+    region: rules.region,
+    rulesReadability: rules.extractor === "readability",
+    readabilityChars: rules.rLen,
+    mainContentChars: rules.fLen,
+    rulesChars: plainLength(rules.node),
+  };
+  setPageFacts(pageRow, marks);
+  const typeProbs = model ? pageTypeProbs(model, pageRow) : PAGE_TYPE_CLASSES.map(() => 0);
+  const rows = blockFeatures(seg, marks, typeProbs, view);
+  const probs = model ? blockProbs(model, rows, seg.blocks.length) : null;
+  if (trace) trace.out = { seg, rows, pageRow, typeProbs, probs, marks, rulesNode: rules.node };
+  if (!model || !probs) return null;
+  const keep = keptBlocks(seg, probs, model.model.threshold, keepCaptions);
+  if (!keep.some((k) => k === 1)) return null;
+  const node = keepOnly(pageCopy, keep);
+  // A model that drops most of what the rules keep is more often wrong than they are.
+  if (plainLength(node) < (model.model.guard ?? 0) * marks.rulesChars) return null;
+  return { node, pageType: contractType(typeProbs) };
+}
+
+/**
+ * The learned model's view of the page, for training it (shared/read-training/collect.mjs) and
+ * for looking at a reading: every block's text and feature row, the page's feature row, the
+ * rules' content as text, and the model's probabilities when a model is shipped.
+ */
+export function readBlocks(options: ReadOptions = {}): {
+  blockFeatures: readonly string[];
+  pageFeatures: readonly string[];
+  blocks: Array<{ text: string; tag: string }>;
+  rows: number[];
+  pageRow: number[];
+  typeProbs: number[];
+  probs: number[] | null;
+  rulesText: string;
+  title: string;
+  readabilityTitle: string;
+  titleFeatures: readonly string[];
+  titles: { texts: string[]; rows: number[] };
+  pageType: PageType | undefined;
+} | null {
+  const trace: { out?: BlockTrace } = {};
+  const c = compareCandidates(document, true, options.captions === true, null, trace);
+  const t = trace.out;
+  if (!t) return null;
+  return {
+    blockFeatures: BLOCK_FEATURES,
+    pageFeatures: PAGE_FEATURES,
+    blocks: t.seg.blocks.map((b) => ({ text: b.text, tag: b.el.localName })),
+    rows: Array.from(t.rows),
+    pageRow: Array.from(t.pageRow),
+    typeProbs: t.typeProbs,
+    probs: t.probs ? Array.from(t.probs) : null,
+    rulesText: t.rulesNode ? toText(t.rulesNode) : "",
+    title: rulesTitle(document, c),
+    readabilityTitle: c.r?.title ?? "",
+    titleFeatures: TITLE_FEATURES,
+    titles: (() => {
+      const t = titleCandidates(document, titleSources(document, c));
+      return { texts: t.texts, rows: Array.from(t.rows) };
+    })(),
+    pageType: c.pageType,
+  };
 }
 
 /** The last pass over the chosen content: link lists and furniture out (prune.ts, furniture.ts). */
@@ -176,6 +322,42 @@ function cleaned(node: Element, pageType: PageType): Element {
   return node;
 }
 
+/**
+ * Readability alone keeps its own title; the full read prefers the page's headline, then the
+ * document's title without the site's name.
+ */
+function rulesTitle(doc: Document, c: Choice): string {
+  return headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || metaTitle(doc));
+}
+
+/** What the title chooser compares: the rules' pick, Readability's title and the rendered <h1>s. */
+function titleSources(doc: Document, c: Choice): TitleSources {
+  const h1s = Array.from(doc.getElementsByTagName("h1")).filter((h) => h.getClientRects().length > 0);
+  const region = h1s.length > 1 ? mainRegion(doc) : null;
+  const inRegion = region ? h1s.find((h) => region.contains(h)) : h1s[0];
+  const text = (h: Element | undefined): string => (h ? squash(h.textContent ?? "") : "");
+  return { rules: rulesTitle(doc, c), readability: c.r?.title ?? "", h1Region: text(inRegion), h1s: h1s.slice(0, 3).map(text) };
+}
+
+/**
+ * Readability alone keeps its own title; the full read asks the learned title chooser when a
+ * model is shipped, else prefers the page's headline, then the document's title without the
+ * site's name.
+ */
+function titleOf(doc: Document, c: Choice, full: boolean): string {
+  if (!full) return c.r?.title || metaTitle(doc);
+  const model = shippedModel();
+  if (model?.model.titles) {
+    try {
+      const picked = pickTitle(model, titleCandidates(doc, titleSources(doc, c)));
+      if (picked) return picked;
+    } catch {
+      /* the rules' title */
+    }
+  }
+  return rulesTitle(doc, c);
+}
+
 export function readSync(options: ReadOptions = {}): ReadResult {
   const doc = document;
   const format = options.format === "text" ? "text" : "markdown";
@@ -186,12 +368,7 @@ export function readSync(options: ReadOptions = {}): ReadResult {
   if (options.contentLimit !== undefined && options.contentLimit >= 0 && content.length > options.contentLimit) {
     content = content.slice(0, options.contentLimit);
   }
-  // Readability alone keeps its own title; the full read prefers the page's headline, then
-  // the document's title without the site's name.
-  let title =
-    options.fallback === false
-      ? c.r?.title || metaTitle(doc)
-      : headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || metaTitle(doc));
+  let title = titleOf(doc, c, options.fallback !== false);
   let description = c.r?.excerpt || metaDescription(doc);
   let hidden: number | undefined;
   if (judge) {
