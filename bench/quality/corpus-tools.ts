@@ -8,8 +8,11 @@ import { fileURLToPath } from "node:url";
 import { startServer } from "@sightline/server";
 
 export const root = fileURLToPath(new URL("../..", import.meta.url));
-/** The corpora and tools live beside the repository (docs/development.md), optional. */
-export const besides = (path: string) => join(root, "..", "shared", path);
+/**
+ * The corpora and tools live beside the repository (docs/development.md), optional;
+ * SIGHTLINE_SHARED_DIR names that folder when the checkout is elsewhere (a second worktree).
+ */
+export const besides = (path: string) => join(process.env.SIGHTLINE_SHARED_DIR ?? join(root, "..", "shared"), path);
 export const COLLECTOR = join(root, "shared/dist/collector.js");
 
 /** Exits with a note when a corpus or tool beside the repository is missing. */

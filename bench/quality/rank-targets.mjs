@@ -15,7 +15,10 @@
 // --jsonl FILE: also writes the "records" captures in the training script's format (id, task,
 // goal, gold_bbox, body), for leave-one-family-out training (shared/rank-training/train.mjs --data).
 //
-//   node bench/quality/rank-targets.mjs [--per-family 10] [--seed 21] [--compare-bundle B --compare-refine R]
+//   node bench/quality/rank-targets.mjs [--per-family 10] [--seed 21] [--compare-bundle B --compare-refine R] [--results NAME]
+//
+// --results NAME: write bench/results/NAME.json (default rank-targets; another name keeps a
+// comparison against another "before" build apart from the one docs/quality.md reads).
 import { readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { fileURLToPath } from "node:url";
@@ -34,10 +37,11 @@ const { values: opt } = parseArgs({
     "compare-model": { type: "string" },
     jsonl: { type: "string" },
     limit: { type: "string", default: "50" },
+    results: { type: "string", default: "rank-targets" },
   },
 });
 const LIMIT = Number(opt.limit);
-const run = startRun("rank-targets", { title: "Goal ranking on generated pages of task families not in the ranking corpora" });
+const run = startRun(opt.results, { title: "Goal ranking on generated pages of task families not in the ranking corpora" });
 
 const { refineSnapshot } = await import(`${root}shared/dist/refine/index.js`);
 const { createLinearReranker } = await import(`${root}shared/dist/rank/index.js`);

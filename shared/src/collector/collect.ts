@@ -262,6 +262,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     pending: [],
     judged: options.textVisibility === true ? [] : null,
     secrets: [],
+    purposes: new Map(),
   };
   const top: Frame = {
     doc: document,

@@ -1,16 +1,18 @@
-// The name of a form field from its one <label>, as dom-accessibility-api computes it (html-aam:
-// the label's text alternative, embedded in a label), without running the library, when the
-// label's subtree is plain phrasing content. Navigation trees and filter lists carry hundreds of
+// The name of a form field from its one <label>, as the correction layer computes it (html-aam:
+// the label's text alternative, embedded in a label; spacing as Chromium's tree has it), without
+// running the library, when the label's subtree is plain phrasing content. Navigation trees and filter lists carry hundreds of
 // labelled checkboxes, and the library pays a role computation, several attribute reads and a
 // pseudo-element style read per node of each label.
 //
-// What the library does on such a subtree (computeTextAlternative / computeMiscTextAlternative),
-// reproduced here:
+// What the name computation does on such a subtree (name-fixes.ts refText, which follows
+// Chromium where the library's computeMiscTextAlternative differs), reproduced here:
 //  - the field itself, met inside its own label, gives "" (already consulted);
 //  - a hidden element (hidden, aria-hidden="true", display:none, visibility:hidden|collapse)
 //    gives "" without its children;
-//  - an element's text is its children's text, each child element wrapped in one space on
-//    either side when its display is not `inline`, the whole trimmed;
+//  - <br> and <wbr> give a space;
+//  - an element's text is its children's text, each child element that gives some text wrapped
+//    in one space on either side when its display is not `inline` (inner spaces kept: the
+//    whole is trimmed and flattened once, at the end);
 //  - a text node gives its data, a comment nothing.
 // Anything else (roles, aria attributes, generated content, embedded controls, images, svg,
 // shadow roots, slots, more than one label, big labels) returns null: the library runs.
@@ -52,7 +54,8 @@ function plainText(el: Element, field: Element, ctx: NameCtx): string | null {
   if (!PHRASING.has(el.localName) && el.localName !== "label") return null;
   if (el.shadowRoot || ctx.generated.has(el) || hasNamingAttribute(el)) return null;
   if (isHiddenEl(el, ctx)) return "";
-  let out = " ";
+  if (el.localName === "br" || el.localName === "wbr") return " ";
+  let out = "";
   for (let c = el.firstChild; c; c = c.nextSibling) {
     const type = c.nodeType;
     if (type === 3) {
@@ -61,11 +64,15 @@ function plainText(el: Element, field: Element, ctx: NameCtx): string | null {
     } else if (type === 1) {
       const t = plainText(c as Element, field, ctx);
       if (t === null) return null;
-      out += ctx.display(c as Element) !== "inline" ? ` ${t} ` : t;
+      // A child that gives no text adds no space either; one in a box of its own is set apart.
+      out += !ASCII_BLANK.test(t) && ctx.display(c as Element) !== "inline" ? ` ${t} ` : t;
     } else if (type !== 8) return null;
   }
-  return (out + " ").trim();
+  return out;
 }
+
+/** Only ASCII whitespace, or nothing (what asciiNorm() makes ""). */
+const ASCII_BLANK = /^[\t\n\f\r ]*$/;
 
 /**
  * The library's base name of `field` (its one label's text, trimmed with whitespace runs

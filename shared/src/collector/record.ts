@@ -7,6 +7,7 @@ import { Attr, Kind, type AttrScan } from "./candidates.js";
 import { nearbyText } from "./nearby-text.js";
 import { contextText } from "./context-text.js";
 import { inferIconName } from "./icon-names.js";
+import { purposeOf } from "./purpose.js";
 import { FOUND_BY_NAMES, FoundBy, type Visual } from "./listeners.js";
 import { isSecretElement } from "./privacy.js";
 import { MIN_SECRET_LENGTH } from "../agent/core/secrets.js";
@@ -154,6 +155,20 @@ export function emitRecord(c: Candidate, ctx: Ctx, f: Frame, inh: Inherited): Ra
   if (look !== null) attrs.visual_kind = look.kind;
   if (kind === Kind.Interactive && (role === "button" || role === "link" || inferred !== null || found !== FoundBy.None) && (text || name || inferred || found !== FoundBy.None)) {
     putIf(attrs, "context_text", flatOrNull(contextText(el, text || name || "")));
+  }
+  // What a form control is for (its form's label and the words of its markup): purpose.ts.
+  if (kind === Kind.Interactive && (isInput || tag === "select" || tag === "textarea" || tag === "button")) {
+    // The page owns its DOM (a form's properties can be its fields): a purpose that cannot be read is none.
+    let p: ReturnType<typeof purposeOf> = null;
+    try {
+      p = purposeOf(el, ctx.purposes);
+    } catch {
+      p = null;
+    }
+    if (p) {
+      putIf(attrs, "purpose", p.label === null ? null : flat(p.label));
+      putIf(attrs, "purpose_words", p.words === null ? null : flat(p.words));
+    }
   }
   if (has & Attr.Name) putIf(attrs, "name", el.getAttribute("name"));
   putIf(attrs, "input_type", inputType);

@@ -115,10 +115,25 @@ export function roleFromTagAlone(tag: string, role: string): boolean {
   return role !== "generic" && !REQUIRED_CONTEXT[role] && !PLACE_OR_NAME_TAGS.has(tag);
 }
 
+/**
+ * Input types the library gives no role that Chromium's tree makes a control of: a password
+ * field is a textbox, a file input a button ("Choose File"), and date and time fields, which
+ * Chromium exposes with roles of its own (no ARIA equivalent), textboxes: what one types into
+ * (Playwright's aria snapshot says so too).
+ */
+const INPUT_ROLES: Record<string, string> = {
+  password: "textbox", file: "button", date: "textbox", time: "textbox", "datetime-local": "textbox", month: "textbox", week: "textbox",
+};
+
 /** The implicit (native) role, ignoring the role attribute. */
 export function implicitRole(el: Element, libRoleWithoutAttr: () => string | null): string {
   const tag = el.localName;
-  if (tag === "input" && el.hasAttribute("switch") && (el as HTMLInputElement).type === "checkbox") return "switch";
+  if (tag === "input") {
+    const type = (el as HTMLInputElement).type;
+    if (el.hasAttribute("switch") && type === "checkbox") return "switch";
+    const byType = INPUT_ROLES[type];
+    if (byType && !el.hasAttribute("list")) return byType;
+  }
   if (TAG_ROLES[tag]) return TAG_ROLES[tag];
   return libRoleWithoutAttr() ?? "generic";
 }
@@ -169,7 +184,7 @@ export function fixRole(
     }
     if (role === null) role = implicitRole(el, libImplicit);
   } else {
-    role = tag in TAG_ROLES || (tag === "input" && el.hasAttribute("switch")) ? implicitRole(el, libImplicit) : (base ?? "generic");
+    role = tag in TAG_ROLES || tag === "input" ? implicitRole(el, libImplicit) : (base ?? "generic");
   }
 
   if (role === "presentation") role = "none";

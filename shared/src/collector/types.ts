@@ -44,6 +44,9 @@ export interface CollectOptions {
  * - `name`: the HTML `name` attribute (form field name), not the accessible name.
  * - `nearby_text`: for fields (textbox, combobox, checkbox, …) and unnamed controls: the
  *   <label> text, else the closest preceding text (following text for checkboxes/radios).
+ * - `purpose` / `purpose_words`: for inputs, selects, text areas and buttons in a form (fields
+ *   also outside one): the label of their form, fieldset or search region ("Newsletter"), and the
+ *   words their own and their form's markup says about it (purpose.ts).
  * - `context_text`: for buttons and links with a short label: the text of their card (closest
  *   ancestor, ≤ 3 levels, that says more; ≤ 160 chars), e.g. a result row's duration (context-text.ts).
  * - `inferred_name` / `inferred_from`: for a control whose accessible name is empty, a glyph or an

@@ -8,6 +8,7 @@ import type { HitFrame } from "./occlusion.js";
 import type { CollectorState } from "./state.js";
 import type { StyleOf } from "./style-cache.js";
 import type { RuleSets } from "./style-rules.js";
+import type { PurposeCache } from "./purpose.js";
 
 /** A document being walked: the top one or a same-origin frame. */
 export interface Frame extends HitFrame {
@@ -76,4 +77,6 @@ export interface Ctx {
   /** Every emitted element, when collect() judges what of their text the person sees (textVisibility). */
   judged: Pending[] | null;
   secrets: string[];
+  /** Each form's purpose facts, read once per collect() (purpose.ts). */
+  purposes: PurposeCache;
 }

@@ -207,6 +207,12 @@ export const RefinedElementSchema = z.object({
    * like a list's trash icons or "Book" buttons): the text of the row or card around this one.
    */
   context_text: z.string().optional(),
+  /**
+   * Sightline addition, present only where it tells look-alike controls apart (two text fields,
+   * two "Submit" buttons, in different forms): the label of the form, fieldset or search region
+   * the control belongs to ("Newsletter"), from the collector's `purpose` attribute.
+   */
+  purpose: z.string().optional(),
   /** Sightline addition, present only when merged: ids of same-box interactive elements folded into this one (each still resolvable for actions). */
   merged_ids: z.array(z.number()).optional(),
 });

@@ -2,6 +2,7 @@
 //   [12] button "Search" @(640,88) primary
 //   [7] textbox[email] "Email" value="a@b.c" @(320,210) offscreen
 //   [9] button inferred "trash (delete)" row "Dana Lee Lunch on Friday" @(900,140)
+//   [31] textbox[email] "your@email.com" in form "Newsletter" @(980,2210) offscreen
 // Short words, no JSON punctuation: an element costs ~10-20 o200k tokens.
 import type { RefinedElement } from "../contract/index.js";
 
@@ -83,6 +84,9 @@ export function formatElement(el: RefinedElement, opts: LineOptions = {}): strin
   // What an icon-only control's icon says it is: marked, since the page does not name it.
   const inferred = clean(el.inferred_name);
   if (inferred) parts.push(`inferred ${quote(cut(inferred, MAX_LABEL_CHARS / 2))}`);
+  // A look-alike field or button: the form it belongs to ("Newsletter", "Sign in").
+  const purpose = clean(el.purpose);
+  if (purpose) parts.push(`in form ${quote(cut(purpose, MAX_LABEL_CHARS / 2))}`);
   // A look-alike control (a list's trash icons, "Book" buttons): the row it belongs to.
   const row = clean(el.context_text);
   if (row) parts.push(`row ${quote(cut(row, MAX_LABEL_CHARS))}`);

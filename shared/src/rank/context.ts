@@ -104,7 +104,8 @@ export function computeContextFeatures(intent: Intent, cands: Candidate[], rows:
     const { element: e, raw } = cands[i];
     const a = raw.attributes ?? {};
     const r = rows[i];
-    const ctx = str(a.context_text);
+    // The row or card text refine kept (look-alikes only, where it tells them apart: lookalike.ts).
+    const ctx = e.context_text ?? "";
     const entry = isEntry(e);
     const own = e.text || e.name || str(a.aria_label) || str(a.placeholder) || str(a.title);
     const label = shape[i];

@@ -5,6 +5,12 @@ import type { Intent } from "./intent.js";
 import { DATE_WORD, EXACT, GoalLexicon, STEM, SYNONYM } from "./lexicon.js";
 import { normalize, squash, tokens } from "./text.js";
 import { centresOf, holds, type Centres } from "./boxes.js";
+import { conceptBit, conceptsOf, optionsOf, otherOption } from "./concepts.js";
+
+const SEARCH = conceptBit("search");
+const COMMENT = conceptBit("comment");
+const NEWSLETTER = conceptBit("newsletter");
+const SIGN = conceptBit("login") | conceptBit("signup");
 
 export interface Candidate {
   element: RefinedElement;
@@ -47,6 +53,10 @@ export const BASE_FEATURES = [
   "empty_text", // the element has no text/name at all
   "row_ctx", // look-alike controls only: share of goal words found in its row/card text (context_text), not in its own words
   "static_container", // a static element carrying goal words whose box holds other candidates (share of 3): it repeats their text
+  "concept_match", // the element names the web intent the goal names (concepts.ts: "Log in" for "sign in"): 1 in its label, 0.6 in its href/id/class or its form's purpose
+  "concept_near", // its label names an intent the goal's must not be mistaken for ("Sign up" for "sign in"), and not the goal's
+  "purpose_cov", // share of goal words found in its form's purpose (label and markup words: "Newsletter") and not in its own words
+  "off_page", // its box lies wholly left of or above the page (x + width <= 0: the visually-hidden pattern)
 ] as const;
 export type BaseFeature = (typeof BASE_FEATURES)[number];
 
@@ -82,6 +92,17 @@ class Fields {
   readonly row: Int32Array;
   hasRow = false;
   rowText = "";
+  /** Match levels of the goal's words in the form's purpose (label and markup words). */
+  readonly purpose: Int32Array;
+  hasPurpose = false;
+  /** Concept bits of the label, of href/id/class/name, and of the form's purpose. */
+  ownConcepts = 0;
+  attrConcepts = 0;
+  purposeConcepts = 0;
+  /** The element has a label of its own (an icon-only control has none but its markup). */
+  ownLabel = false;
+  /** Named options (networks, languages) its label or markup names, for a share or language goal. */
+  options: readonly string[] = [];
   ownWords: readonly string[] = [];
   private readonly parts: (string | null | undefined)[] = ["", "", "", "", "", "", "", ""];
 
@@ -90,6 +111,7 @@ class Fields {
     this.near = new Int32Array(lexicon.width);
     this.attr = new Int32Array(lexicon.width);
     this.row = new Int32Array(lexicon.width);
+    this.purpose = new Int32Array(lexicon.width);
   }
 
   read(c: Candidate): void {
@@ -134,6 +156,30 @@ class Fields {
     this.nearbyFlags = lex.fold(tokens(this.nearby), this.near);
     this.attr.fill(0);
     this.attrFlags = lex.fold(tokens(e.href ?? str(a.href)), this.attr) | lex.fold(tokens(str(a.name)), this.attr) | lex.fold(tokens(str(a.id)), this.attr);
+    // Concepts are read only when the goal names one (most goals of the synthetic sets do not).
+    if (lex.intent.concepts !== 0 || lex.intent.near !== 0) {
+      const label = e.name || e.text || ariaLabel || "";
+      this.ownLabel = label !== "" || !!e.inferred_name;
+      this.ownConcepts = (label.length <= 60 ? conceptsOf(label) : 0) | (placeholder ? conceptsOf(placeholder) : 0) | (title && title.length <= 60 ? conceptsOf(title) : 0) | (e.inferred_name ? conceptsOf(e.inferred_name) : 0);
+      // What a control is by kind: a search box searches; a text area is where a comment is written.
+      if (e.role === "searchbox") this.ownConcepts |= SEARCH;
+      const href = e.href ?? str(a.href);
+      // The host names a network (twitter.com/intent/tweet): its first label is kept with the path.
+      const path = href ? href.replace(/^[a-z]+:\/\/(?:www\.)?([^/.]+)[^/]*/i, "$1 ").replace(/[?#].*$/, "") : "";
+      const marks = `${path} ${str(a.id)} ${str(a.name)} ${str(a.class_name)}`;
+      this.attrConcepts = (marks.trim() ? conceptsOf(marks) : 0) | (e.tag === "textarea" ? COMMENT : 0);
+      this.options = lex.intent.options.length ? [...optionsOf(`${label} ${e.inferred_name ?? ""} ${title}`), ...optionsOf(marks)] : [];
+    } else {
+      this.ownConcepts = this.attrConcepts = 0;
+      this.options = [];
+    }
+    const purposeText = `${str(a.purpose)} ${str(a.purpose_words)}`.trim();
+    this.hasPurpose = purposeText !== "";
+    if (this.hasPurpose) {
+      this.purpose.fill(0);
+      lex.fold(tokens(purposeText), this.purpose);
+      this.purposeConcepts = lex.intent.concepts !== 0 ? conceptsOf(purposeText) : 0;
+    } else this.purposeConcepts = 0;
     this.hasRow = !!e.context_text;
     this.rowText = this.hasRow ? squash(e.context_text as string) : "";
     if (this.hasRow) {
@@ -149,6 +195,8 @@ class Fields {
   }
 }
 const CLOSE_WORDS: readonly string[] = Object.freeze(["close", "x"]);
+
+const placeholderOf = (c: Candidate): string => str(c.raw.attributes?.placeholder);
 
 function containsWords(hay: string, needle: string): boolean {
   if (!needle || !hay) return false;
@@ -312,6 +360,11 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
         r[idx.static_container] = holds(i, cands, (centres ??= centresOf(cands)), 3) / 3;
       }
       if (f.ownWords.length > 0) r[idx.precision] = lexicon.countInGoal(f.ownWords) / f.ownWords.length;
+      if (f.hasPurpose) {
+        let pw = 0;
+        for (let k = 0; k < nWords; k++) if (f.primary[k] === 0 && f.purpose[k] >= STEM) pw++;
+        r[idx.purpose_cov] = pw / nWords;
+      }
     }
     for (const num of intent.numbers) {
       if (f.primaryHas(num) || f.primaryText === num || containsWords(f.primaryText, num)) r[idx.number_match] = 1;
@@ -328,6 +381,20 @@ export function computeFeatures(intent: Intent, cands: Candidate[], width: numbe
       }
     }
     const entry = entries[i];
+    // Intents are acted on: only controls and fields carry one (a heading "Cart" does not).
+    if (intent.concepts !== 0 && (entry || e.visual_cues?.is_clickable || CONTROL_ROLES.has(e.role))) {
+      // An icon-only control says what it is in its markup alone: that counts as its label.
+      const markup = f.ownLabel ? 0.6 : 1;
+      let m = f.ownConcepts & intent.ownConcepts ? 1 : f.ownConcepts & intent.concepts ? 0.7 : (f.attrConcepts | f.purposeConcepts) & intent.concepts ? markup : 0;
+      // A newsletter is signed up to with an email address: an email field not in a log-in or sign-up form.
+      if (intent.ownConcepts & NEWSLETTER && entry && (e.input_type === "email" || /e-?mail/i.test(`${placeholderOf(cands[i])} ${e.name ?? ""}`)) && !(f.purposeConcepts & SIGN)) m = Math.max(m, 0.6);
+      // The network or language the goal names.
+      if (f.options.length && intent.options.some((o) => f.options.includes(o))) m = Math.max(m, f.ownLabel ? 1 : markup);
+      r[idx.concept_match] = m;
+      const all = f.ownConcepts | f.attrConcepts | f.purposeConcepts;
+      if (((f.ownConcepts | f.attrConcepts) & intent.near && !(all & intent.concepts)) || otherOption(intent.options, f.options)) r[idx.concept_near] = 1;
+    }
+    r[idx.off_page] = e.bbox.x + e.bbox.width <= 0 || (e.doc_y ?? e.bbox.y) + e.bbox.height / 2 < 0 ? 1 : 0;
     r[idx.verb_agree] = verbAgreement(intent, e, entry);
     r[idx.role_hint] = intent.roleHints.has(e.role) ? 1 : 0;
     if (intent.hasDate && entry) {

@@ -33,6 +33,10 @@ export const HEURISTIC_WEIGHTS: Partial<Record<BaseFeature, number>> = {
   empty_text: -0.2,
   row_ctx: 2,
   static_container: -3,
+  concept_match: 3,
+  concept_near: -2.5,
+  purpose_cov: 1.5,
+  off_page: -2,
 };
 
 const W = BASE_FEATURES.map((f) => HEURISTIC_WEIGHTS[f] ?? 0);

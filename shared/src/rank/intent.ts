@@ -1,6 +1,7 @@
 // Goal parsing: what the user wants to do (verb class), to what (object words, quoted strings,
 // numbers, role nouns), and which one (ordinals, superlatives, dates as values).
 import { LABEL_WORDS, STOPWORDS, normalize, squash, stem, synonymStems, tokens } from "./text.js";
+import { CONCEPTS, OPTION_GROUP_OF, SEARCH_BIT, TYPED, conceptBit, goalConcepts, nearOf, optionsOf, widen } from "./concepts.js";
 
 export type VerbClass = "type" | "click" | "select" | "check" | "none";
 
@@ -84,6 +85,16 @@ export interface Intent {
   hasDate: boolean;
   /** The goal carries a value to enter (date, number, quoted string after a type verb, "with X"). */
   hasValue: boolean;
+  /** Bits of the web intents the goal names (concepts.ts). */
+  ownConcepts: number;
+  /** The same widened to their equivalents (sign in ~ my account). */
+  concepts: number;
+  /** Bits of the intents a goal for those must not be mistaken for (sign up, for "sign in"). */
+  near: number;
+  /** Named options ("0:twitter", "1:fr") of a share or language goal, which choose among look-alikes. */
+  options: readonly string[];
+  /** A site search's term ("returns" in "search the site for returns"): what to type, not words to find. */
+  searchTerm: string[];
 }
 
 const SUPERLATIVES: [RegExp, Superlative][] = [
@@ -101,6 +112,12 @@ const SUPERLATIVES: [RegExp, Superlative][] = [
  * candidate's matching, and the per-request word table, grow with it.
  */
 export const MAX_GOAL_CHARS = 1000;
+
+/** Verbs that ask for a click whatever the goal is about. */
+const EXPLICIT_CLICK = new Set(["click", "press", "tap", "hit", "push"].map(stem));
+
+/** Words of a site search itself (what is left is the term searched for). */
+const SEARCH_WORDS = new Set(["search", "find", "look", "site", "website", "box", "field", "bar", "type", "enter", "term", "query", "using"].map(stem));
 export const MAX_GOAL_WORDS = 64;
 
 export function parseIntent(fullGoal: string): Intent {
@@ -175,5 +192,32 @@ export function parseIntent(fullGoal: string): Intent {
   }
   const hasValue =
     hasDate || numbers.length > 0 || (verb === "type" && (quoted.length > 0 || /\b(with|as)\b/.test(norm)));
-  return { raw: goal, verb, verbStem, words, quoted, quotedRaw, labelWords, numbers, tuples, roleHints, ordinal, superlative, hasDate, hasValue };
+  const own = goalConcepts(goal);
+  const concepts = widen(own);
+  let hasValue2 = hasValue;
+  // A newsletter is signed up to and a comment written in a field; a site search for a term
+  // ("find returns on this site") is typed into the search box, whatever the verb.
+  // An explicit click ("click the search button") or a named control keeps its verb.
+  const explicit = (verbStem !== null && EXPLICIT_CLICK.has(verbStem)) || roleHints.has("button") || roleHints.has("link");
+  const term = (own & SEARCH_BIT) !== 0 && !explicit ? words.filter((w) => !SEARCH_WORDS.has(w.stem) && !ROLE_NOUNS[w.word]) : [];
+  let kept = words;
+  if (!explicit && ((own & TYPED) !== 0 || term.length > 0) && verb !== "check" && verb !== "select") {
+    verb = "type";
+    if (term.length > 0) {
+      hasValue2 = true;
+      // The term is typed, not looked for: a "Privacy policy" link is no answer to "search the
+      // site for privacy policy". The search words stay.
+      kept = words.filter((w) => !term.includes(w));
+      if (!kept.length) kept = words;
+    }
+  }
+  let options: readonly string[] = [];
+  for (const c of CONCEPTS) {
+    const g = OPTION_GROUP_OF[c];
+    if (g !== undefined && own & conceptBit(c)) options = [...options, ...optionsOf(goal).filter((o) => o.startsWith(`${g}:`))];
+  }
+  return {
+    raw: goal, verb, verbStem, words: kept, quoted, quotedRaw, labelWords, numbers, tuples, roleHints, ordinal, superlative, hasDate, hasValue: hasValue2,
+    ownConcepts: own, concepts, near: nearOf(own) & ~concepts, options, searchTerm: term.map((w) => w.word),
+  };
 }

@@ -19,7 +19,7 @@ import { flattenElements } from "./flatten.js";
 import { assignGroups, deriveViewport, intersectsViewport, viewportCoverage, type GroupItem } from "./geometry.js";
 import { importanceOf, isPrimary, parseFontWeight, type ImportanceInput } from "./importance.js";
 import { detectModals, type ModalItem } from "./modal.js";
-import { markRowContext } from "./lookalike.js";
+import { markPurpose, markRowContext } from "./lookalike.js";
 import { mergeDuplicates } from "./merge.js";
 import { unanswered } from "./vision.js";
 import { VISUAL_TAGS, deriveRole } from "./roles.js";
@@ -146,6 +146,7 @@ function refineOne(raw: RawElement, rv: RawView, vp: Viewport, parents: Map<numb
     inferred_name: textOf(a.inferred_name, 80) ?? undefined,
     merged_ids: undefined,
     context_text: undefined,
+    purpose: undefined,
   };
 
   const group: GroupItem = {
@@ -269,6 +270,7 @@ export function refineSnapshot(req: SnapshotRequest, opts: RefineOptions = {}): 
   }
 
   markRowContext(candidates);
+  markPurpose(candidates);
   candidates.sort(byImportance);
   const limit = effectiveLimit(req.options?.limit, opts.cap ?? SNAPSHOT_DEFAULT_CAP);
   const reranker = opts.reranker ?? null;

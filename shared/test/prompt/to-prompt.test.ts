@@ -24,6 +24,11 @@ describe("formatElement", () => {
     expect(formatElement(element(2, { role: "textbox", name: null, text: "", nearby_text: "Email" }))).toContain('textbox near "Email"');
   });
 
+  it("says which form a look-alike control belongs to", () => {
+    const line = formatElement(element(31, { role: "textbox", text: "", name: "your@email.com", input_type: "email", purpose: "Newsletter", center_x: 980, center_y: 700 }));
+    expect(line).toBe('[31] textbox[email] "your@email.com" in form "Newsletter" @(980,700)');
+    expect(formatElement(element(32, { role: "textbox", text: "", name: "Email" }))).not.toContain("in form");
+  });
   it("keeps visible text that the name does not already say, cut to length", () => {
     const line = formatElement(element(1, { name: "Close dialog", text: "×" }));
     expect(line).toContain('"Close dialog" text "×"');

@@ -109,6 +109,42 @@ describe("superlatives", () => {
   });
 });
 
+describe("the web's common intents", () => {
+  it("sign in is log in, not sign up or subscribe", () => {
+    const cs = [
+      cand({ id: 1, tag: "a", role: "link", text: "Sign Up", href: "/register" }),
+      cand({ id: 2, tag: "a", role: "link", text: "Subscribe Now", href: "/subscribe" }),
+      cand({ id: 3, tag: "a", role: "link", text: "Log In", href: "/account/login" }),
+    ];
+    expect(top("sign in", cs)).toBe(3);
+  });
+  it("a share goal naming a network picks that network's button, not another network's or a follow link", () => {
+    const cs = [
+      cand({ id: 1, tag: "a", role: "link", text: "", href: "https://www.facebook.com/sharer/sharer.php?u=x", attrs: { class_name: "share-facebook" } }),
+      cand({ id: 2, tag: "a", role: "link", text: "Follow us on Twitter", href: "https://twitter.com/acme" }),
+      cand({ id: 3, tag: "a", role: "link", text: "", href: "https://twitter.com/intent/tweet?url=x", attrs: { class_name: "share-twitter" } }),
+    ];
+    expect(parseIntent("share this article on Twitter").options).toEqual(["0:twitter"]);
+    expect(top("share this article on Twitter", cs)).toBe(3);
+  });
+  it("a site search's term is typed into the search box, not matched against links", () => {
+    const cs = [
+      cand({ id: 1, tag: "a", role: "link", text: "Privacy policy", href: "/privacy" }),
+      cand({ id: 2, tag: "input", role: "searchbox", inputType: "search", attrs: { placeholder: "Search…" } }),
+    ];
+    expect(parseIntent("search the site for privacy policy").searchTerm).toEqual(["privacy", "policy"]);
+    expect(top("search the site for privacy policy", cs)).toBe(2);
+  });
+  it("a newsletter is signed up to with an email field outside the log-in form", () => {
+    const cs = [
+      cand({ id: 1, tag: "a", role: "link", text: "Email", href: "mailto:hello@example.com" }),
+      cand({ id: 2, tag: "input", role: "textbox", inputType: "email", name: "Email", attrs: { purpose: "Sign in" } }),
+      cand({ id: 3, tag: "input", role: "textbox", inputType: "email", name: "your@email.com", attrs: { placeholder: "your@email.com" } }),
+    ];
+    expect(top("subscribe to the newsletter with my email", cs)).toBe(3);
+  });
+});
+
 describe("the committed reranker", () => {
   const committed = createLinearReranker(JSON.parse(readFileSync(fileURLToPath(new URL("../../src/rank/model.json", import.meta.url)), "utf8")));
   // Result cards: the duration is only in each button's card text (collector context_text).

@@ -57,6 +57,9 @@ export function cand(s: Spec): GoalCandidate {
     nearby_text: s.nearby ?? null,
     diff_status: null,
     tag: s.tag ?? null,
+    // Refine passes the collector's card text on as the element's own (lookalike.ts): these
+    // hand-made look-alikes carry it both ways, as the engine's output does.
+    ...(s.attrs?.context_text ? { context_text: s.attrs.context_text } : {}),
   };
   const raw: RawElement = {
     id: s.id,

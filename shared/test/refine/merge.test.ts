@@ -1,7 +1,7 @@
-// Nested duplicates and row context, on hand-made raw elements.
+// Nested duplicates, row context and purpose, on hand-made raw elements.
 import { describe, expect, it } from "vitest";
 import { refineSnapshot } from "@sightline/shared/refine";
-import { raw, request } from "./factory.js";
+import { button, link, raw, request } from "./factory.js";
 
 describe("nested duplicates", () => {
   it("keeps one of two clickable elements with the same box and lists the other", () => {
@@ -54,6 +54,50 @@ describe("row context", () => {
     expect(out[0].id).toBe(2);
     expect(out[0].context_text).toBe("Marco Ruiz Lunch on Friday");
     expect(out.find((e) => e.id === 9)?.context_text).toBeUndefined();
+  });
+});
+
+describe("row context only where it tells look-alikes apart", () => {
+  it("leaves out a menu's listing of its own links and a context two look-alikes share", () => {
+    const menu = "Home Shop About Contact";
+    // A menu shown twice (desktop and mobile, as a page without its style sheet shows it): each
+    // link has a twin and the same list around it.
+    const links = ["Home", "Shop", "About", "Contact"].flatMap((t, i) => [
+      link(t, { id: 10 + i, y: 10, x: i * 80, attributes: { context_text: menu } }),
+      link(t, { id: 20 + i, y: 400 + i * 30, attributes: { context_text: menu } }),
+    ]);
+    // Two "Read more" links whose cards share a text: it separates nothing.
+    const same = [1, 2].map((id) => link("Read more", { id: 30 + id, y: 600 + id * 40, attributes: { context_text: "Latest news Read more" } }));
+    const out = refineSnapshot(request([...links, ...same])).elements;
+    for (const e of out) expect(e.context_text, `${e.id}`).toBeUndefined();
+  });
+  it("keeps a card's text that is its own", () => {
+    const books = [["2h 23m", 145], ["8h 18m", 1977]].map(([d, p], i) => button(`Book for $${p}`, { id: 40 + i, y: 100 + i * 60, attributes: { context_text: `Duration: ${d} Book for $${p}` } }));
+    const out = refineSnapshot(request(books)).elements;
+    expect(out.find((e) => e.id === 40)?.context_text).toBe("Duration: 2h 23m Book for $145");
+  });
+});
+
+describe("purpose of look-alike controls", () => {
+  const field = (id: number, y: number, purpose: string) =>
+    raw("input", { id, y, attributes: { role: "textbox", accessible_name: "Email", input_type: "email", purpose, purpose_words: purpose.toLowerCase() } });
+  it("is given to fields of one role in forms of different purposes, and leads the goal to the right one", () => {
+    const body = request([field(1, 100, "Sign in"), field(2, 900, "Newsletter")], { goal: "subscribe to the newsletter with my email" });
+    const out = refineSnapshot(body).elements;
+    expect(out[0].id).toBe(2);
+    expect(out.find((e) => e.id === 1)?.purpose).toBe("Sign in");
+    expect(out.find((e) => e.id === 2)?.purpose).toBe("Newsletter");
+  });
+  it("is left out where the control's own label says it already", () => {
+    const search = raw("input", { id: 3, y: 20, attributes: { role: "searchbox", accessible_name: "Search", purpose: "Search" } });
+    const fields = [search, raw("input", { id: 4, y: 900, attributes: { role: "searchbox", accessible_name: "Find a store", purpose: "Store finder" } })];
+    const out = refineSnapshot(request(fields)).elements;
+    expect(out.find((e) => e.id === 3)?.purpose).toBeUndefined();
+    expect(out.find((e) => e.id === 4)?.purpose).toBe("Store finder");
+  });
+  it("is left out where nothing looks alike", () => {
+    const out = refineSnapshot(request([field(1, 100, "Newsletter"), button("Subscribe", { id: 2, y: 140, attributes: { purpose: "Newsletter" } })])).elements;
+    for (const e of out) expect(e.purpose).toBeUndefined();
   });
 });
 
