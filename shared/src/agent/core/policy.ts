@@ -2,9 +2,10 @@
 // home for the tiers (issue 17): observe never asks, act asks unless the person let act run on
 // the site, sensitive always asks. Isomorphic: the extension's approval card and anything that
 // replays or audits a log use the same rules.
-import type { ActionTarget, AgentAction, Tier } from "./actions.js";
+import type { ActionTarget, AgentAction, DialogInfo, Tier } from "./actions.js";
 import type { TargetFacts } from "../perform/page-calls.js";
 import { isSecretField, isSecretTarget } from "./secrets.js";
+import { assessToolAction, isToolAction } from "./policy-tools.js";
 
 export type RiskTier = Tier;
 
@@ -15,6 +16,10 @@ export interface RiskContext {
   target: ActionTarget | null;
   /** What the page says about the element now (page agent `describe`), when it has an id. */
   facts: TargetFacts | null;
+  /** The dialog open on the tab, for the dialog action (issue 33). */
+  dialog?: DialogInfo | null;
+  /** What the page says about each field of a fill_form, by id (issue 33). */
+  fieldFacts?: ReadonlyMap<number, TargetFacts | null>;
 }
 
 export interface RiskAssessment {
@@ -73,6 +78,8 @@ function formName(facts: TargetFacts | null): string {
 }
 
 export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessment {
+  // The tools of issue 33 (hover, drag, dialog, fill_form, forward): their rules in one file.
+  if (isToolAction(action)) return assessToolAction(action, ctx, SENSITIVE_WORDS);
   const { target, facts } = ctx;
   const id = "id" in action && action.id !== undefined ? action.id : null;
   const name = (target?.name || "").trim();

@@ -3,13 +3,14 @@
 // diffs are the same on every backend.
 import type { RefineResult, RefinedElement, SnapshotRequest } from "../../contract/index.js";
 import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../../prompt/index.js";
-import type { ActionResult, ActionTarget, AgentAction, AgentTab } from "../core/actions.js";
-import { AgentError } from "../core/errors.js";
+import type { ActionResult, ActionTarget, AgentAction, AgentTab, DialogInfo } from "../core/actions.js";
+import { AgentError, isAgentError } from "../core/errors.js";
 import type { AgentBackend, CallHooks, CaptureOptions, ReadPage } from "./backend.js";
 import { closestElement } from "./stale.js";
 import { ACTIVITY_FORMAT, loggableAction, type ActivityEntry } from "../core/activity.js";
 import { followsHiddenText, hiddenIdsOf, hiddenPassagesIn, HIDDEN_NOTICE } from "./provenance.js";
 import { isSecretTarget, SecretValues } from "../core/secrets.js";
+import { loggableFields } from "../core/policy-tools.js";
 
 export type Billable = "snapshot" | "read" | "screenshot";
 
@@ -235,8 +236,27 @@ export class AgentSession {
     return el;
   }
 
-  async act(tabArg: string | undefined, action: AgentAction, hooks: CallHooks = {}): Promise<ActAnswer> {
+  /**
+   * The ids an action names besides its own `id` must be known too (a drag's drop target, every
+   * field of a fill_form); a fill_form's fields carry what the agent saw of them (label, role,
+   * secret) for the person's card and the log.
+   */
+  private withKnownFields(tab: string, action: AgentAction): AgentAction {
+    if (action.kind === "drag" && action.to !== undefined) this.known(tab, action.to);
+    if (action.kind !== "fill_form") return action;
+    const fields = action.fields.map((f) => {
+      const el = this.known(tab, f.id);
+      const seen = { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type, ...(el.value_redacted ? { secret: true } : {}) };
+      const secret = isSecretTarget(seen);
+      if (secret) this.secrets.add(f.value);
+      return { id: f.id, value: f.value, label: seen.name.slice(0, 80), role: el.role, ...(secret ? { secret: true } : {}) };
+    });
+    return { ...action, fields };
+  }
+
+  async act(tabArg: string | undefined, asked: AgentAction, hooks: CallHooks = {}): Promise<ActAnswer> {
     const tab = await this.resolveTab(tabArg);
+    const action = this.withKnownFields(tab, asked);
     const id = "id" in action ? action.id : undefined;
     const el = id !== undefined ? this.known(tab, id) : null;
     const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type, ...(el.value_redacted ? { secret: true } : {}) } : null;
@@ -248,7 +268,7 @@ export class AgentSession {
       tab,
       tool: action.kind,
       url: mem?.url ?? "",
-      action: this.secrets.scrub(loggableAction(action, target)),
+      action: this.secrets.scrub(loggableFields(loggableAction(action, target))),
       ...(target ? { target } : {}),
       follows_hidden_text: mem ? followsHiddenText(action, mem.hidden, mem.hiddenIds) : false,
     };
@@ -325,11 +345,17 @@ export class AgentSession {
 
   /** After an action: the outcome plus what changed, from a fresh (free) capture. */
   private async answer(tab: string, result: ActionResult): Promise<ActAnswer> {
+    // A dialog blocks the page: nothing can be read of it until the agent answers (dialog tool).
+    if (result.dialog) return { ...result, changes: [] };
     const previous = this.memory.get(tab);
     let req: SnapshotRequest;
     try {
       req = await this.capture(tab);
-    } catch {
+    } catch (err) {
+      // A dialog the page opened just after the action (a timer, a load handler).
+      if (isAgentError(err) && err.code === "dialog_open" && err.detail?.dialog) {
+        return { ...result, outcome: "dialog", dialog: err.detail.dialog as DialogInfo, changes: [] };
+      }
       // The page is between documents: the outcome stands, the diff waits for a snapshot.
       return { ...result, changes: [] };
     }
