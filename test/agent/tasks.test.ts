@@ -112,3 +112,93 @@ describe("dialogs: never hang an action, never dismissed silently", () => {
     expect(structured(await mcp.call("dialog", { accept: false })).outcome).toBe("dom_changed");
   });
 });
+
+describe("hover, drag, fill_form, forward", () => {
+  it("a hover-only menu: hover opens it, its item can then be clicked", async () => {
+    let text = await open("/tasks/menu.html", "choose the laptops category");
+    expect(text).not.toMatch(/"Laptops"/);
+    const hover = await mcp.call("hover", { id: idOf(text, /"Products"/) });
+    expect(hover.isError, textOf(hover)).toBeFalsy();
+    expect(structured(hover).outcome).toBe("dom_changed");
+    expect(textOf(hover)).toMatch(/\+ \[\d+\] link "Laptops"/);
+    text = textOf(await mcp.call("snapshot", { goal: "choose the laptops category" }));
+    await mcp.call("click", { id: idOf(text, /link "Laptops"/) });
+    expect(await reported("menu")).toMatchObject({ result: "laptops" });
+  });
+
+  it("kanban: a pointer-event card and a native draggable card are dragged to Done; a slider moved by offset", async () => {
+    site.submissions.length = 0;
+    const text = await open("/tasks/kanban.html", "move cards to done");
+    const done = idOf(text, /"Done"/);
+    const d1 = await mcp.call("drag", { id: idOf(text, /"Card: Write report"/), to: done });
+    expect(d1.isError, textOf(d1)).toBeFalsy();
+    expect(await reported("kanban")).toMatchObject({ card: "c1", column: "done" });
+    site.submissions.length = 0;
+    const d2 = await mcp.call("drag", { id: idOf(text, /"Card: Call Bob"/), to: done });
+    expect(d2.isError, textOf(d2)).toBeFalsy();
+    expect(await reported("kanban")).toMatchObject({ card: "c2", column: "done" });
+
+    const slider = textOf(await mcp.call("snapshot", { goal: "set the max price" }));
+    const moved = await mcp.call("drag", { id: idOf(slider, /slider|"Max price"/), dx: 100 });
+    expect(moved.isError, textOf(moved)).toBeFalsy();
+    const v = Number((await reported("slider"))?.value);
+    // From the middle of a 400 px, 0–1000 slider, 100 px right: about 750.
+    expect(v).toBeGreaterThan(600);
+    expect(v).toBeLessThan(900);
+  });
+
+  it("fill_form: text, password, select, radio and checkboxes in one call; the site receives them", async () => {
+    site.submissions.length = 0;
+    const text = await open("/tasks/apply.html", "apply for the job");
+    const fill = await mcp.call("fill_form", {
+      fields: [
+        { id: idOf(text, /"Full name"/), value: "Ada Lovelace" },
+        { id: idOf(text, /"Email"/), value: "ada@example.com" },
+        { id: idOf(text, /"Password"/), value: "n0t-shown" },
+        { id: idOf(text, /"Country"/), value: "Germany" },
+        { id: idOf(text, /radio "Part time"/), value: "true" },
+        { id: idOf(text, /"Send me job news"/), value: "false" },
+        { id: idOf(text, /"I accept the terms"/), value: "true" },
+      ],
+    });
+    expect(fill.isError, textOf(fill)).toBeFalsy();
+    expect(structured(fill).outcome).toBe("dom_changed");
+    expect(textOf(fill)).not.toContain("n0t-shown");
+    await mcp.call("click", { id: idOf(text, /"Send application"/) });
+    expect(await reported("apply")).toEqual({ task: "apply", name: "Ada Lovelace", email: "ada@example.com", password: "n0t-shown", country: "de", contract: "part", terms: "yes" });
+  });
+
+  it("back then forward returns to the page", async () => {
+    await open("/signup.html", "sign up");
+    await mcp.call("navigate", { url: site.url("/next.html") });
+    expect(structured(await mcp.call("back")).url).toBe(site.url("/signup.html"));
+    const fwd = await mcp.call("forward");
+    expect(structured(fwd).outcome).toBe("navigated");
+    expect(structured(fwd).url).toBe(site.url("/next.html"));
+  });
+
+  it("bad input gets a clear error: unknown ids, both to and dx, wrong types, a missing option, an empty form", async () => {
+    const text = await open("/tasks/kanban.html", "move cards");
+    const card = idOf(text, /"Card: Write report"/);
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ["hover", { id: 9999 }, /^unknown_id: element \[9999\]/],
+      ["drag", { id: card, to: 9999 }, /^unknown_id: element \[9999\]/],
+      ["drag", { id: card, to: card }, /^bad_arguments: to is the element being dragged/],
+      ["drag", { id: card, to: idOf(text, /"Done"/), dx: 10 }, /^bad_arguments: give either to/],
+      ["drag", { id: card }, /^bad_arguments: give either to/],
+      ["drag", { id: card, dx: 99999 }, /dx/],
+      ["hover", { id: "x" }, /id/],
+      ["fill_form", { fields: [] }, /fields/],
+      ["fill_form", { fields: [{ id: 9999, value: "a" }] }, /^unknown_id: element \[9999\]/],
+      ["fill_form", { fields: [{ id: card, value: 3 }] }, /value/],
+    ];
+    for (const [tool, args, want] of cases) {
+      const r = await mcp.call(tool, args);
+      expect(r.isError, `${tool} ${JSON.stringify(args)}: ${textOf(r)}`).toBe(true);
+      expect(textOf(r)).toMatch(want);
+    }
+    const form = await open("/tasks/apply.html", "apply");
+    const r = await mcp.call("fill_form", { fields: [{ id: idOf(form, /"Country"/), value: "Mars" }] });
+    expect(textOf(r)).toMatch(/^not_actionable: no option "Mars".*France, Germany/);
+  });
+});
