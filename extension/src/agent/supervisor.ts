@@ -19,7 +19,7 @@ import {
   type AgentTab,
   type RiskAssessment,
 } from "@sightline/shared/agent/core";
-import { markListeners, performAction, screenshotWithMarks, waitOnPage } from "@sightline/shared/agent/perform";
+import { markListeners, screenshotWithMarks, waitOnPage } from "@sightline/shared/agent/perform";
 import type { BridgeOps, CallMessage } from "@sightline/shared/agent/bridge";
 import type { SnapshotRequest } from "@sightline/shared/contract";
 import { ensureInjected, exec } from "../inject.js";
@@ -28,6 +28,9 @@ import { explainTabError } from "../tab-errors.js";
 import { ALARM, BridgeClient, type Replier } from "./client.js";
 import * as cdp from "./debugger.js";
 import { ExtensionDriver } from "./driver.js";
+import { loggableFields } from "@sightline/shared/agent/core";
+// issue 33 hooks: dialogs, pointer input, fill_form cards (./tools.ts).
+import { needsDebugger, performOnTab, refuseWhileDialog, riskExtras, watchDialogs } from "./tools.js";
 import { AGENT_STATE_TAG, type AgentMode, type AgentRequest, type AgentState, type AgentStateEnvelope, type LogEntry, type PendingApproval } from "./state.js";
 
 const SHARED_KEY = "sightline.agent.shared";
@@ -56,7 +59,7 @@ type Overlay = { highlight(b: unknown, s?: unknown): boolean; scrollTo(b: unknow
 const OBSERVED: Decision = { tier: "observe", by: "policy", verdict: "approved" };
 
 /** Actions that need trusted input (the debugger); the others use the page agent or chrome.tabs. */
-const needsInput = (a: AgentAction) => a.kind === "click" || a.kind === "type" || a.kind === "press";
+const needsInput = (a: AgentAction) => a.kind === "click" || a.kind === "type" || a.kind === "press" || needsDebugger(a);
 
 const originOf = (url: string) => {
   try {
@@ -285,6 +288,7 @@ export class Supervisor {
 
   private async run(call: CallMessage, tabId: number, reply: Replier, started: number): Promise<unknown> {
     const driver = new ExtensionDriver(tabId);
+    if (call.op !== "act") refuseWhileDialog(tabId, null); // issue 33: a dialog blocks the page
     switch (call.op) {
       case "capture": {
         await ensureInjected(tabId);
@@ -346,9 +350,12 @@ export class Supervisor {
         throw new AgentError("handed_back", "the person took over this tab and handed it back", { takenOver: true });
       }
     }
+    refuseWhileDialog(tabId, action); // issue 33
     const facts = id !== null ? await driver.call("describe", { id }) : null;
     if (id !== null && !facts) throw new AgentError("stale", `element [${id}] is no longer on the page`, { id });
-    const risk = assessAction(action, { pageUrl, target, facts });
+    const extras = await riskExtras(tabId, driver, action); // issue 33: the dialog, fill_form's fields
+    for (const v of extras.secrets) this.typed.add(v);
+    const risk = assessAction(action, { pageUrl, target, facts, ...extras });
     const secret = action.kind === "type" && (risk.secret || isSecretTarget(target));
     if (secret) this.typed.add(action.text);
     const origin = originOf(pageUrl);
@@ -370,15 +377,16 @@ export class Supervisor {
         decision = { ...decision, verdict: "edited" };
       }
     }
-    const summary = performed === action ? risk.summary : assessAction(performed, { pageUrl, target, facts }).summary;
+    const summary = performed === action ? risk.summary : assessAction(performed, { pageUrl, target, facts, ...extras }).summary;
     try {
       // Trusted input needs the debugger, attached to this shared tab on first use.
       if (needsInput(performed)) {
         await cdp.attach(tabId).catch((err: unknown) => {
           throw new AgentError("failed", `Sightline could not attach the browser's debugger to this tab (needed for trusted clicks and typing): ${String(err)}`);
         });
+        await watchDialogs(tabId);
       }
-      const result = await performAction(driver, performed);
+      const result = await performOnTab(tabId, driver, performed); // issue 33: dialogs never hang it
       this.record({ ...base, summary, action: this.loggable(performed, target, risk), decision, outcome: result.outcome, urlAfter: result.url });
       return { ...result, decision };
     } catch (err) {
@@ -390,7 +398,7 @@ export class Supervisor {
 
   /** A secret text never reaches the log (the page's facts or the agent's picture say secret). */
   private loggable(action: AgentAction, target: ActionTarget | null, risk: RiskAssessment): AgentAction {
-    return this.typed.scrub(action.kind === "type" && risk.secret ? { ...action, text: MASK } : loggableAction(action, target));
+    return this.typed.scrub(action.kind === "type" && risk.secret ? { ...action, text: MASK } : loggableFields(loggableAction(action, target)));
   }
 
   private askPerson(
