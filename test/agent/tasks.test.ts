@@ -1,6 +1,9 @@
 // The tools real tasks need (issue 33), on the headless backend: fixture task sites
 // (fixtures/tasks/) completed by a real MCP client over stdio (`sightline mcp --headless`), each
 // asserting the site's own state at the end (the pages POST what they did to the test server).
+import { mkdtemp, mkdir, rm, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { idOf, stdioClient, textOf, type McpClient } from "./mcp-client.js";
 import { serveAgentSite, type AgentSite } from "./site.js";
@@ -200,5 +203,59 @@ describe("hover, drag, fill_form, forward", () => {
     const form = await open("/tasks/apply.html", "apply");
     const r = await mcp.call("fill_form", { fields: [{ id: idOf(form, /"Country"/), value: "Mars" }] });
     expect(textOf(r)).toMatch(/^not_actionable: no option "Mars".*France, Germany/);
+  });
+});
+
+describe("upload: only from the upload folder", () => {
+  let dir: string;
+  let up: McpClient;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(join(tmpdir(), "sightline-upload-"));
+    await mkdir(join(dir, "files"));
+    await writeFile(join(dir, "files", "cv.txt"), "Ada Lovelace, analyst");
+    await writeFile(join(dir, "secret.txt"), "not for the site");
+    await symlink(join(dir, "secret.txt"), join(dir, "files", "link.txt"));
+    up = await stdioClient(["--headless"], { SIGHTLINE_ALLOW_PRIVATE_HOSTS: "127.0.0.1", SIGHTLINE_UPLOAD_DIR: join(dir, "files") });
+  });
+
+  afterAll(async () => {
+    await up?.close();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("attaches a CV to the job application; the site reads the file", async () => {
+    await up.call("navigate", { url: site.url("/tasks/apply.html") });
+    const text = textOf(await up.call("snapshot", { goal: "attach your CV" }));
+    const r = await up.call("upload", { id: idOf(text, /"Your CV"/), path: "cv.txt" });
+    expect(r.isError, textOf(r)).toBeFalsy();
+    expect(structured(r).outcome).toBe("dom_changed");
+    expect(await reported("cv")).toEqual({ task: "cv", name: "cv.txt", size: "21", text: "Ada Lovelace, analyst" });
+  });
+
+  it("refuses a path outside the folder, a symlink out of it, a missing file, and a non-file element", async () => {
+    const text = textOf(await up.call("snapshot", { goal: "attach your CV" }));
+    const cv = idOf(text, /"Your CV"/);
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ id: cv, path: "../secret.txt" }, /^bad_arguments: "..\/secret.txt" is outside the upload folder/],
+      [{ id: cv, path: join(dir, "secret.txt") }, /^bad_arguments: .* is outside the upload folder/],
+      [{ id: cv, path: "link.txt" }, /^bad_arguments: "link.txt" is outside the upload folder/],
+      [{ id: cv, path: "nope.pdf" }, /^bad_arguments: no file "nope.pdf" in the upload folder/],
+      [{ id: 9999, path: "cv.txt" }, /^unknown_id: /],
+      [{ id: idOf(text, /"Full name"/), path: "cv.txt" }, /^not_actionable: element \[\d+\] \(input text\) opened no file chooser/],
+      [{ id: cv }, /path/],
+    ];
+    for (const [args, want] of cases) {
+      const r = await up.call("upload", args);
+      expect(r.isError, `${JSON.stringify(args)}: ${textOf(r)}`).toBe(true);
+      expect(textOf(r)).toMatch(want);
+    }
+  });
+
+  it("without an upload folder, uploads are off", async () => {
+    await open("/tasks/apply.html", "attach your CV");
+    const text = textOf(await mcp.call("snapshot", { goal: "attach your CV" }));
+    const r = await mcp.call("upload", { id: idOf(text, /"Your CV"/), path: "cv.txt" });
+    expect(textOf(r)).toMatch(/^bad_arguments: uploads are off: .*SIGHTLINE_UPLOAD_DIR/);
   });
 });

@@ -102,6 +102,10 @@ export function needsDebugger(a: AgentAction): boolean {
 
 /** Hook: what the approval card needs beyond the target's facts: the open dialog, each field's facts. */
 export async function riskExtras(tabId: number, driver: PageDriver, action: AgentAction): Promise<{ dialog?: DialogInfo | null; fieldFacts?: Map<number, TargetFacts | null>; secrets: string[] }> {
+  if (action.kind === "upload") {
+    // Refused before the person is asked: the file would have to come over the bridge.
+    throw new AgentError("not_actionable", "upload works on the headless backend only for now; on the person's tab they can attach the file themselves");
+  }
   if (action.kind === "dialog") {
     const dialog = dialogOf(tabId);
     if (!dialog) throw new AgentError("no_dialog", "no dialog is open on this tab");

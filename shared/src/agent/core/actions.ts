@@ -16,7 +16,9 @@ export type AgentAction =
   | { kind: "drag"; id: number; to?: number; dx?: number; dy?: number }
   | { kind: "dialog"; accept: boolean; text?: string }
   | { kind: "fill_form"; fields: FormField[] }
-  | { kind: "forward" };
+  | { kind: "forward" }
+  /** A file from the agent's side into a file input (headless: a path inside SIGHTLINE_UPLOAD_DIR). */
+  | { kind: "upload"; id: number; path: string };
 
 /** One field of a fill_form: a text to type, an option to choose, or a box to tick / untick. */
 export interface FormField {

@@ -5,13 +5,22 @@ import type { ActionTarget, AgentAction, DialogInfo, FormField, Tier } from "./a
 import type { TargetFacts } from "../perform/page-calls.js";
 import { isSecretField, MASK } from "./secrets.js";
 
-export type ToolAction = Extract<AgentAction, { kind: "hover" | "drag" | "dialog" | "fill_form" | "forward" }>;
+export type ToolAction = Extract<AgentAction, { kind: "hover" | "drag" | "dialog" | "fill_form" | "forward" | "upload" }>;
 
 /** What of policy.ts's RiskContext these rules read (declared here: policy.ts imports this file). */
 export interface ToolRiskContext {
   target: ActionTarget | null;
   dialog?: DialogInfo | null;
   fieldFacts?: ReadonlyMap<number, TargetFacts | null>;
+  /** An upload's file size in bytes, when known. */
+  fileSize?: number;
+}
+
+/** "12.3 kB", "1.2 MB". */
+export function sizeText(bytes: number): string {
+  if (bytes < 1000) return `${bytes} B`;
+  if (bytes < 1e6) return `${(bytes / 1e3).toFixed(1)} kB`;
+  return `${(bytes / 1e6).toFixed(1)} MB`;
 }
 
 /** policy.ts's RiskAssessment, field for field. */
@@ -22,7 +31,7 @@ export interface ToolRisk {
   secret: boolean;
 }
 
-const TOOL_KINDS = new Set<AgentAction["kind"]>(["hover", "drag", "dialog", "fill_form", "forward"]);
+const TOOL_KINDS = new Set<AgentAction["kind"]>(["hover", "drag", "dialog", "fill_form", "forward", "upload"]);
 
 export function isToolAction(action: AgentAction): action is ToolAction {
   return TOOL_KINDS.has(action.kind);
@@ -89,6 +98,12 @@ export function assessToolAction(action: ToolAction, ctx: ToolRiskContext, words
     case "forward":
       summary = "Go forward to the next page";
       break;
+    case "upload": {
+      const file = action.path.split(/[\\/]/).pop() || action.path;
+      summary = `Upload ${quote(file)}${ctx.fileSize !== undefined ? ` (${sizeText(ctx.fileSize)})` : ""} into ${name ? quote(name) : "element"} [${action.id}]`;
+      reasons.push("it sends a file to the site");
+      break;
+    }
   }
   if (reasons.length) {
     tier = "sensitive";

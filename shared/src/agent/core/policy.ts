@@ -20,6 +20,8 @@ export interface RiskContext {
   dialog?: DialogInfo | null;
   /** What the page says about each field of a fill_form, by id (issue 33). */
   fieldFacts?: ReadonlyMap<number, TargetFacts | null>;
+  /** An upload's file size in bytes (issue 33). */
+  fileSize?: number;
 }
 
 export interface RiskAssessment {

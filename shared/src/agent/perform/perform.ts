@@ -84,6 +84,9 @@ async function act(driver: PageDriver, action: AgentAction): Promise<ActionResul
       return drag(driver, action);
     case "fill_form":
       return fillForm(driver, action.fields);
+    case "upload":
+      // The file is on the backend's side (a folder it may read): the backend sets it itself.
+      throw new AgentError("not_actionable", "this backend cannot upload files");
     case "dialog":
       // Only a backend knows its tab's dialogs (headless: Playwright's dialog events; the
       // person's tab: the debugger's): it answers this action itself, never through here.

@@ -7,11 +7,12 @@ import { back, forward, navigate } from "./navigate.js";
 import { drag, hover } from "./pointer.js";
 import { dialog } from "./dialogs.js";
 import { fillForm } from "./forms.js";
+import { upload } from "./files.js";
 
 export const TOOLS: readonly ToolDefinition[] = [
   tabs, snapshot, read, screenshot, click, type, select, press, scroll, navigate, back, wait,
   // The tools real tasks need (issue 33).
-  hover, drag, fillForm, dialog, forward,
+  hover, drag, fillForm, dialog, forward, upload,
 ] as ToolDefinition[];
 
 export { defineTool, type ToolAnswer, type ToolContext, type ToolDefinition } from "./define.js";

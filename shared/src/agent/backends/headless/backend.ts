@@ -16,6 +16,7 @@ import { DEFAULT_POLICY, startEgressProxy, type EgressProxy, type HostPolicy, ty
 import { checkAgentUrl, NavigationWatch } from "./egress.js";
 import { SightlineWorld } from "../../../playwright/world.js";
 import { TabDialogs } from "./dialogs.js";
+import { performUpload, uploadFile } from "./files.js";
 
 /** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
 const READ = "(o) => globalThis.sightline.read(o)";
@@ -31,6 +32,8 @@ export interface HeadlessOptions {
   policy?: HostPolicy;
   /** The resolver the policy checks names with (tests); the system's otherwise. */
   lookup?: Lookup;
+  /** The only folder uploads may come from (default: SIGHTLINE_UPLOAD_DIR; unset: no uploads). */
+  uploadDir?: string;
 }
 
 interface Tab {
@@ -142,6 +145,10 @@ export class HeadlessBackend implements AgentBackend {
       await checkAgentUrl(action.url, this.opts.policy ?? DEFAULT_POLICY, this.opts.lookup);
     }
     dialogs.refuse();
+    if (action.kind === "upload") {
+      const file = await uploadFile(this.opts.uploadDir ?? process.env.SIGHTLINE_UPLOAD_DIR, action.path);
+      return dialogs.run(() => performUpload(page, driver, action.id, file.path));
+    }
     const watch = new NavigationWatch(page, this.proxy, asked);
     try {
       const result = await dialogs.run(() => performAction(driver, action));
