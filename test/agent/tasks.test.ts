@@ -259,3 +259,25 @@ describe("upload: only from the upload folder", () => {
     expect(textOf(r)).toMatch(/^bad_arguments: uploads are off: .*SIGHTLINE_UPLOAD_DIR/);
   });
 });
+
+describe("find", () => {
+  it("finds the one control among 3,000 that a goal-free snapshot misses, in a short answer", async () => {
+    site.submissions.length = 0;
+    const snap = await open("/tasks/big.html", "");
+    expect(snap).not.toMatch(/Export invoices/);
+    const f = await mcp.call("find", { text: "export invoices" });
+    expect(f.isError, textOf(f)).toBeFalsy();
+    expect(textOf(f)).toMatch(/^1 element matches "export invoices":\n\[\d+\] button "Export invoices as CSV"/);
+    expect(textOf(f).length).toBeLessThan(400);
+    const click = await mcp.call("click", { id: idOf(textOf(f), /"Export invoices as CSV"/) });
+    expect(click.isError, textOf(click)).toBeFalsy();
+    expect(await reported("export")).toMatchObject({ result: "csv" });
+
+    expect(textOf(await mcp.call("find", { text: "no such words here" }))).toBe('nothing on the page matches "no such words here"');
+    const many = await mcp.call("find", { text: "record 14", limit: 3 });
+    expect(textOf(many).split("\n")).toHaveLength(4);
+    expect(textOf(many)).toMatch(/^\d+ elements match "record 14"; the best 3:/);
+    const bad = await mcp.call("find", { text: "" });
+    expect(bad.isError).toBe(true);
+  });
+});

@@ -94,6 +94,29 @@ export function compact(el: RefinedElement): CompactElement {
   return out;
 }
 
+const fold = (s: string) => s.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
+
+/** What an element says of itself (not its neighbours' nearby_text or context_text). */
+const FIND_ATTRIBUTES = ["accessible_name", "aria_label", "alt", "title", "placeholder", "value", "name", "inferred_name", "href"] as const;
+
+/** Raw elements (frames' content included) whose text or attribute values hold `text`. */
+function matchingElements(raw: SnapshotRequest["raw_elements"], text: string): { kept: SnapshotRequest["raw_elements"]; matches: number } {
+  const want = fold(text);
+  let matches = 0;
+  const walk = (els: SnapshotRequest["raw_elements"]): SnapshotRequest["raw_elements"] => {
+    const out: SnapshotRequest["raw_elements"] = [];
+    for (const el of els) {
+      const inner = el.iframe_content?.length ? walk(el.iframe_content) : [];
+      const a = el.attributes ?? {};
+      const own = [el.text, ...FIND_ATTRIBUTES.map((k) => a[k])].some((v) => typeof v === "string" && fold(v).includes(want));
+      if (own) matches++;
+      if (own || inner.length) out.push(inner.length || el.iframe_content ? { ...el, iframe_content: inner } : el);
+    }
+    return out;
+  };
+  return { kept: walk(raw), matches };
+}
+
 export class AgentSession {
   private readonly memory = new Map<string, TabMemory>();
   /**
@@ -188,6 +211,26 @@ export class AgentSession {
         tokens: prompt.tokens,
         elements: ranked.elements.filter((el) => shown.has(el.id)).map(flagged),
       };
+    });
+  }
+
+  /**
+   * The elements whose text, name or value holds `text`, wherever they are on the page (issue
+   * 33): the capture is cut down to the matching elements before it is refined, so on a page of
+   * thousands of controls the one the agent wants is not lost below a snapshot's limit. Their
+   * ids are remembered like a snapshot's. Priced like a snapshot (it is one, of fewer elements).
+   */
+  async find(tabArg: string | undefined, text: string, limit = 10): Promise<SnapshotAnswer & { matches: number }> {
+    const tab = await this.resolveTab(tabArg);
+    return this.bill("snapshot", async () => {
+      const req = await this.capture(tab);
+      const { kept, matches } = matchingElements(req.raw_elements, text);
+      const ranked = kept.length ? await this.deps.refine({ ...req, raw_elements: kept }, { goal: text, limit }, "snapshot") : { elements: [] as RefinedElement[] };
+      this.remember(tab, req.url, ranked.elements, null);
+      const lines = ranked.elements.map((el) => formatElement(el));
+      const head = matches ? `${matches} ${matches === 1 ? "element matches" : "elements match"} ${JSON.stringify(text)}${matches > ranked.elements.length ? `; the best ${ranked.elements.length}:` : ":"}` : `nothing on the page matches ${JSON.stringify(text)}`;
+      const out = [head, ...lines].join("\n");
+      return { tab, url: req.url, text: out, tokens: 0, matches, elements: ranked.elements.map(compact) };
     });
   }
 

@@ -8,11 +8,12 @@ import { drag, hover } from "./pointer.js";
 import { dialog } from "./dialogs.js";
 import { fillForm } from "./forms.js";
 import { upload } from "./files.js";
+import { find } from "./find.js";
 
 export const TOOLS: readonly ToolDefinition[] = [
   tabs, snapshot, read, screenshot, click, type, select, press, scroll, navigate, back, wait,
   // The tools real tasks need (issue 33).
-  hover, drag, fillForm, dialog, forward, upload,
+  hover, drag, fillForm, dialog, forward, upload, find,
 ] as ToolDefinition[];
 
 export { defineTool, type ToolAnswer, type ToolContext, type ToolDefinition } from "./define.js";
