@@ -281,3 +281,35 @@ describe("find", () => {
     expect(bad.isError).toBe(true);
   });
 });
+
+describe("tabs", () => {
+  it("a link that opens a new tab is named in the answer; the agent works there, opens, selects and closes tabs", async () => {
+    site.submissions.length = 0;
+    const text = await open("/tasks/links.html", "open the invoice");
+    const click = await mcp.call("click", { id: idOf(text, /"Open the invoice"/) });
+    expect(click.isError, textOf(click)).toBeFalsy();
+    const opened = structured(click).opened as { tab: string; url: string }[];
+    expect(opened).toEqual([{ tab: expect.stringMatching(/^h\d+$/), url: site.url("/tasks/invoice.html") }]);
+    expect(textOf(click)).toMatch(new RegExp(`opened a new tab ${opened[0].tab} .*invoice\\.html`));
+    const invoice = textOf(await mcp.call("snapshot", { tab: opened[0].tab, goal: "mark as paid" }));
+    await mcp.call("click", { tab: opened[0].tab, id: idOf(invoice, /"Mark as paid"/) });
+    expect(await reported("invoice")).toMatchObject({ result: "paid" });
+
+    const made = await mcp.call("tab_open", { url: site.url("/next.html") });
+    expect(made.isError, textOf(made)).toBeFalsy();
+    const third = structured(made).tab as string;
+    let tabs = structured(await mcp.call("tabs")).tabs as { tab: string; active: boolean }[];
+    expect(tabs.find((t) => t.active)?.tab).toBe(third);
+    const sel = await mcp.call("tab_select", { tab: opened[0].tab });
+    expect(textOf(sel)).toMatch(new RegExp(`^${opened[0].tab} \\(active\\)`, "m"));
+    const closed = await mcp.call("tab_close", { tab: third });
+    expect(closed.isError, textOf(closed)).toBeFalsy();
+    tabs = structured(await mcp.call("tabs")).tabs as { tab: string; active: boolean }[];
+    expect(tabs.map((t) => t.tab)).not.toContain(third);
+    await mcp.call("tab_close", { tab: opened[0].tab });
+
+    expect(textOf(await mcp.call("tab_close", { tab: "h999" }))).toMatch(/^no_tab: /);
+    expect(textOf(await mcp.call("tab_open", { url: "file:///etc/passwd" }))).toMatch(/^bad_url: /);
+    expect((await mcp.call("tab_select", {})).isError).toBe(true);
+  });
+});

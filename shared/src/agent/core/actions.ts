@@ -71,6 +71,8 @@ export interface ActionResult {
   decision?: Decision;
   /** A dialog the page opened and that is still open: nothing else runs on the tab until it is answered. */
   dialog?: DialogInfo;
+  /** Tabs the action opened (a target=_blank link, window.open): they joined the agent's tabs. */
+  opened?: { tab: string; url: string }[];
 }
 
 /** The element an action is aimed at, as the agent saw it (for approvals and the log). */

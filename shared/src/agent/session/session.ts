@@ -414,6 +414,27 @@ export class AgentSession {
     return { ...result, changes: lines };
   }
 
+  /** Opens a URL in a new tab, which becomes the agent's active tab (issue 33). */
+  async openTab(url: string): Promise<AgentTab> {
+    if (!this.deps.backend.openTab) throw new AgentError("not_actionable", "this backend cannot open tabs; a link the page opens in a new tab joins the agent's tabs");
+    return this.secrets.scrub(await this.deps.backend.openTab(url));
+  }
+
+  async selectTab(tab: string): Promise<AgentTab[]> {
+    await this.resolveTab(tab);
+    if (!this.deps.backend.selectTab) throw new AgentError("not_actionable", "this backend cannot switch tabs; pass tab to each call instead");
+    await this.deps.backend.selectTab(tab);
+    return this.tabs();
+  }
+
+  async closeTab(tab: string): Promise<AgentTab[]> {
+    await this.resolveTab(tab);
+    if (!this.deps.backend.closeTab) throw new AgentError("not_actionable", "this backend cannot close tabs");
+    await this.deps.backend.closeTab(tab);
+    this.memory.delete(tab);
+    return this.tabs();
+  }
+
   async wait(tabArg: string | undefined, opts: { text?: string; timeoutMs?: number }): Promise<{ found: boolean; url: string }> {
     const tab = await this.resolveTab(tabArg);
     const found = await this.deps.backend.wait(tab, { text: opts.text, timeoutMs: Math.min(opts.timeoutMs ?? 5000, 60_000) });

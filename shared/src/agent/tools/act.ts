@@ -24,6 +24,7 @@ export function dialogLines(d: DialogInfo): string[] {
 export function answerText(a: ActAnswer): string {
   const lines = [`${a.outcome} · ${a.url}`];
   if (a.dialog) lines.push(...dialogLines(a.dialog));
+  for (const t of a.opened ?? []) lines.push(`opened a new tab ${t.tab} ${t.url}: it is now the active tab (snapshot it, or pass tab)`);
   if (a.page) lines.push(a.page);
   else lines.push(...a.changes);
   return lines.join("\n");

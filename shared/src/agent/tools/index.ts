@@ -9,11 +9,12 @@ import { dialog } from "./dialogs.js";
 import { fillForm } from "./forms.js";
 import { upload } from "./files.js";
 import { find } from "./find.js";
+import { tabClose, tabOpen, tabSelect } from "./tabs.js";
 
 export const TOOLS: readonly ToolDefinition[] = [
   tabs, snapshot, read, screenshot, click, type, select, press, scroll, navigate, back, wait,
   // The tools real tasks need (issue 33).
-  hover, drag, fillForm, dialog, forward, upload, find,
+  hover, drag, fillForm, dialog, forward, upload, find, tabOpen, tabSelect, tabClose,
 ] as ToolDefinition[];
 
 export { defineTool, type ToolAnswer, type ToolContext, type ToolDefinition } from "./define.js";

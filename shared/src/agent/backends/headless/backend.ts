@@ -138,13 +138,21 @@ export class HeadlessBackend implements AgentBackend {
   async act(handle: string, action: AgentAction): Promise<ActionResult> {
     const { page, driver, dialogs } = this.tab(handle);
     if (action.kind === "dialog") return dialogs.answer(action.accept, action.text, () => settleAfterDialog(driver));
+    dialogs.refuse();
+    const before = new Set(this.tabsByHandle.keys());
+    const result = await this.actOn(handle, page, driver, dialogs, action);
+    // A page the action opened (target=_blank, window.open) joined the tabs: the answer names it.
+    const opened = [...this.tabsByHandle.values()].filter((t) => !before.has(t.handle)).map((t) => ({ tab: t.handle, url: t.page.url() }));
+    return opened.length ? { ...result, opened } : result;
+  }
+
+  private async actOn(handle: string, page: Page, driver: PlaywrightDriver, dialogs: TabDialogs, action: AgentAction): Promise<ActionResult> {
     let asked: string | null = null;
     if (action.kind === "navigate") {
       asked = checkNavigableUrl(action.url).href;
       // As typed: a host spelled `2130706433` or `127.1` is refused before URL parsing hides it.
       await checkAgentUrl(action.url, this.opts.policy ?? DEFAULT_POLICY, this.opts.lookup);
     }
-    dialogs.refuse();
     if (action.kind === "upload") {
       const file = await uploadFile(this.opts.uploadDir ?? process.env.SIGHTLINE_UPLOAD_DIR, action.path);
       return dialogs.run(() => performUpload(page, driver, action.id, file.path));
@@ -160,6 +168,33 @@ export class HeadlessBackend implements AgentBackend {
     } finally {
       watch.stop();
     }
+  }
+
+  /** A new page of the agent's context (it becomes the current tab), then navigated like `navigate`. */
+  async openTab(url: string): Promise<AgentTab> {
+    checkNavigableUrl(url);
+    await checkAgentUrl(url, this.opts.policy ?? DEFAULT_POLICY, this.opts.lookup);
+    const page = await this.context.newPage();
+    const tab = this.adopt(page);
+    this.current = tab.handle;
+    try {
+      await this.act(tab.handle, { kind: "navigate", url });
+    } catch (err) {
+      await page.close().catch(() => undefined);
+      throw err;
+    }
+    return { tab: tab.handle, url: page.url(), title: await page.title().catch(() => ""), active: true };
+  }
+
+  async selectTab(handle: string): Promise<void> {
+    await this.tab(handle).page.bringToFront();
+  }
+
+  /** Every tab of the headless browser is the agent's own; the last one stays (there is always a tab). */
+  async closeTab(handle: string): Promise<void> {
+    const { page } = this.tab(handle);
+    if (this.tabsByHandle.size === 1) throw new AgentError("not_actionable", "this is the agent's only tab; navigate it instead");
+    await page.close();
   }
 
   hiddenText(handle: string): Promise<string[]> {
