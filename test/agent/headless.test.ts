@@ -49,7 +49,7 @@ describe("sightline mcp --headless (stdio)", () => {
   it("offers the tools every client can rely on", async () => {
     const { tools } = await mcp.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ["back", "click", "navigate", "press", "read", "screenshot", "scroll", "select", "snapshot", "tabs", "type", "wait"].sort(),
+      ["back", "click", "navigate", "press", "read", "screenshot", "scroll", "select", "snapshot", "tabs", "type", "wait", "hover", "drag", "fill_form", "dialog", "forward", "upload", "find", "tab_open", "tab_select", "tab_close"].sort(),
     );
     // Local refinement: the descriptions say nothing is charged.
     expect(tools.find((t) => t.name === "snapshot")?.description).toMatch(/Free/);

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { HeadlessBackend } from "@sightline/shared/agent/headless";
 import { parseAllowList } from "@sightline/shared/net";
-import type { AgentBackend } from "@sightline/shared/agent";
+import { TOOLS, type AgentBackend } from "@sightline/shared/agent";
 import { launchChromium } from "../support/chromium.js";
 import { near, pixelsAt } from "../extension/pixels.js";
 import { startSightline, type Sightline } from "../support/sightline-server.js";
@@ -100,7 +100,7 @@ describe("POST /mcp", () => {
       const res = await post({ authorization: `Bearer ${other}`, "mcp-session-id": session }, { jsonrpc: "2.0", id: 3, method: "tools/list" });
       expect(res.status).toBe(404);
       // The owner still can.
-      expect((await mcp.client.listTools()).tools).toHaveLength(12);
+      expect((await mcp.client.listTools()).tools).toHaveLength(TOOLS.length);
     } finally {
       await mcp.close();
     }
@@ -191,7 +191,7 @@ describe("sightline mcp (stdio relay to /mcp)", () => {
     const port = server.server.port;
     const relay = await stdioClient([], { SIGHTLINE_BASE_URL: server.origin, SIGHTLINE_API_KEY: key });
     try {
-      expect((await relay.client.listTools()).tools).toHaveLength(12);
+      expect((await relay.client.listTools()).tools).toHaveLength(TOOLS.length);
       expect(textOf(await relay.call("tabs"))).toMatch(/^h\d+ \(active\) http/);
       // Restart on the same port and data dir: the server's MCP sessions are gone.
       const dataDir = server.dataDir;

@@ -11,7 +11,7 @@ import {
   type SecretValues,
 } from "@sightline/shared/agent/core";
 import type { BridgeOps } from "@sightline/shared/agent/bridge";
-import { performAction, staleError } from "@sightline/shared/agent/perform";
+import { staleError } from "@sightline/shared/agent/perform";
 import { explainTabError } from "../tab-errors.js";
 import type { Approvals } from "./approvals.js";
 import { capturePage } from "./capture.js";
@@ -21,6 +21,8 @@ import { ExtensionDriver } from "./driver.js";
 import type { ActivityLog } from "./log.js";
 import type { Mode } from "./mode.js";
 import type { PendingApproval } from "./state.js";
+// issue 33: dialogs, pointer input, fill_form cards (./tools.ts).
+import { needsDebugger, performOnTab, refuseWhileDialog, riskExtras, watchDialogs } from "./tools.js";
 
 export interface ActDeps {
   readonly typed: SecretValues;
@@ -30,7 +32,7 @@ export interface ActDeps {
 }
 
 /** Actions that need trusted input (the debugger); the others use the page agent or chrome.tabs. */
-export const needsInput = (a: AgentAction) => a.kind === "click" || a.kind === "type" || a.kind === "press";
+export const needsInput = (a: AgentAction) => a.kind === "click" || a.kind === "type" || a.kind === "press" || needsDebugger(a);
 
 const originOf = (url: string) => {
   try {
@@ -60,11 +62,14 @@ export async function act(
       throw new AgentError("handed_back", "the person took over this tab and handed it back", { takenOver: true });
     }
   }
+  refuseWhileDialog(tabId, action); // a dialog blocks the page: only the dialog tool answers it
   const facts = id !== null ? await driver.call("describe", { id }) : null;
   if (id !== null && !facts) throw staleError(id);
+  const extras = await riskExtras(tabId, driver, action); // the dialog, fill_form's fields, a file's size
+  for (const v of extras.secrets) typed.add(v);
   const origin = originOf(pageUrl);
   // The policy decides the tier and whether the person is asked (shared/src/agent/core/policy.ts).
-  const risk = assessAction(action, { pageUrl, target, facts, siteAllowed: approvals.siteAllowed(origin) });
+  const risk = assessAction(action, { pageUrl, target, facts, ...extras, siteAllowed: approvals.siteAllowed(origin) });
   const secret = action.kind === "type" && (risk.secret || isSecretTarget(target));
   if (secret) typed.add(action.text);
   let decision: Decision = { tier: risk.tier, by: "policy", verdict: "approved" };
@@ -99,17 +104,19 @@ export async function act(
       decision = { ...decision, verdict: "edited" };
     }
   }
-  const summary = performed === action ? risk.summary : assessAction(performed, { pageUrl, target, facts }).summary;
+  const summary = performed === action ? risk.summary : assessAction(performed, { pageUrl, target, facts, ...extras }).summary;
   try {
     // Trusted input needs the debugger, attached to this shared tab on first use.
     if (needsInput(performed)) {
       await cdp.attach(tabId).catch((err: unknown) => {
         throw new AgentError("failed", `Sightline could not attach the browser's debugger to this tab (needed for trusted clicks and typing): ${String(err)}`);
       });
+      await watchDialogs(tabId);
     }
-    const result = await performAction(driver, performed);
+    const result = await performOnTab(tabId, driver, performed); // a dialog never hangs it
     log.record({ ...base, summary, action: performed, decision, outcome: result.outcome, urlAfter: result.url });
-    if (!args.capture) return { ...result, decision };
+    // A dialog blocks the page: nothing can be captured until the agent answers it.
+    if (!args.capture || result.dialog) return { ...result, decision };
     // The page after the action, in the same answer (the server's session diffs it).
     const capture = await capturePage(tabId).catch(() => null);
     return { ...result, decision, capture };

@@ -10,6 +10,7 @@ import { act, type ActDeps } from "./act.js";
 import { capturePage } from "./capture.js";
 import type { Replier } from "./client.js";
 import { ExtensionDriver } from "./driver.js";
+import { refuseWhileDialog } from "./tools.js";
 import type { Sharing } from "./sharing.js";
 
 type Sightline = {
@@ -54,6 +55,7 @@ export class Dispatch {
   private async run(call: CallMessage, tabId: number, reply: Replier, started: number): Promise<unknown> {
     const { log } = this.deps;
     const driver = new ExtensionDriver(tabId);
+    if (call.op !== "act") refuseWhileDialog(tabId, null); // a dialog blocks the page
     switch (call.op) {
       case "capture": {
         const req = await capturePage(tabId);

@@ -5,6 +5,7 @@ import { browser } from "wxt/browser";
 import { PAGE_AGENT_GLOBAL, type PageCallArgs, type PageCallName, type PageCallResult, type PageDriver } from "@sightline/shared/agent/perform";
 import { ensureInjected, execWithDocument } from "../inject.js";
 import * as cdp from "./debugger.js";
+import * as pointer from "./tools.js";
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
@@ -41,6 +42,14 @@ export class ExtensionDriver implements PageDriver {
     return cdp.mouseClick(this.tabId, x, y);
   }
 
+  hover(x: number, y: number): Promise<void> {
+    return pointer.hover(this.tabId, x, y);
+  }
+
+  drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+    return pointer.drag(this.tabId, from, to);
+  }
+
   typeText(text: string): Promise<void> {
     return cdp.typeText(this.tabId, text);
   }
@@ -55,6 +64,10 @@ export class ExtensionDriver implements PageDriver {
 
   async back(): Promise<void> {
     await browser.tabs.goBack(this.tabId);
+  }
+
+  async forward(): Promise<void> {
+    await browser.tabs.goForward(this.tabId);
   }
 
   async url(): Promise<string> {

@@ -42,7 +42,8 @@ function checkId(snap: SnapshotLike, id: number): void {
 
 async function perform(page: Page, action: AgentAction, opts: ActionOptions): Promise<ActionResult> {
   const r = await performAction(driverOf(page), action, opts satisfies PerformOptions);
-  return { outcome: r.outcome, url: r.url, changes: r.mutations ?? 0, method: r.method };
+  // performAction itself never answers "dialog" (a backend does: agent/backends/headless).
+  return { outcome: r.outcome as ActionOutcome, url: r.url, changes: r.mutations ?? 0, method: r.method };
 }
 
 /**

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { composeAgentServer, LOCAL_PRICES, STRUCTURED_META, type AgentBackend, type AgentServerParts } from "@sightline/shared/agent";
+import { composeAgentServer, LOCAL_PRICES, STRUCTURED_META, TOOLS, type AgentBackend, type AgentServerParts } from "@sightline/shared/agent";
 import { localRefine } from "@sightline/shared/agent/headless";
 import type { Sightline } from "@sightline/shared/client";
 import type { RefineResult, SnapshotRequest } from "@sightline/shared/contract";
@@ -87,7 +87,7 @@ describe("composeAgentServer: text, and structured content for clients that ask"
   it("declares no outputSchema, which would oblige structured content on every call", async () => {
     const client = await connect();
     const { tools } = await client.listTools();
-    expect(tools.length).toBe(12);
+    expect(tools.length).toBe(TOOLS.length);
     expect(tools.filter((t) => t.outputSchema !== undefined).map((t) => t.name)).toEqual([]);
   });
 });

@@ -19,6 +19,6 @@ describe("docs/mcp.md tool table", () => {
   it("lists every tool once, by the names clients call", () => {
     const names = TOOLS.map((t) => t.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names).toEqual(["tabs", "snapshot", "read", "screenshot", "click", "type", "select", "press", "scroll", "navigate", "back", "wait"]);
+    expect(names).toEqual(["tabs", "snapshot", "read", "screenshot", "click", "type", "select", "press", "scroll", "navigate", "back", "wait", "hover", "drag", "fill_form", "dialog", "forward", "upload", "find", "tab_open", "tab_select", "tab_close"]);
   });
 });

@@ -10,7 +10,35 @@ export type AgentAction =
   | { kind: "press"; key: string }
   | { kind: "scroll"; direction?: ScrollDirection; id?: number }
   | { kind: "navigate"; url: string }
-  | { kind: "back" };
+  | { kind: "back" }
+  // The tools real tasks need (issue 33): pointer moves, dialogs, whole forms, files, tabs.
+  | { kind: "hover"; id: number }
+  | { kind: "drag"; id: number; to?: number; dx?: number; dy?: number }
+  | { kind: "dialog"; accept: boolean; text?: string }
+  | { kind: "fill_form"; fields: FormField[] }
+  | { kind: "forward" }
+  /** A file from the agent's side into a file input (headless: a path inside SIGHTLINE_UPLOAD_DIR). */
+  | { kind: "upload"; id: number; path: string };
+
+/** One field of a fill_form: a text to type, an option to choose, or a box to tick / untick. */
+export interface FormField {
+  id: number;
+  /** Text for a text field, option value or text for a select; "true"/"false" for a checkbox; ignored for a radio (it is chosen). */
+  value: string;
+  /** Filled in by the session from the agent's snapshot, for the approval card and the log. */
+  label?: string;
+  role?: string;
+  /** The agent saw a secret field (its value was redacted): the value is never shown or logged. */
+  secret?: boolean;
+}
+
+/** A JavaScript dialog the page opened: it blocks the page until it is answered. */
+export interface DialogInfo {
+  type: "alert" | "confirm" | "prompt" | "beforeunload";
+  message: string;
+  /** A prompt's default answer. */
+  default_value?: string;
+}
 
 /** How much an action can do: observe never asks, act asks by default, sensitive always asks. */
 export type Tier = "observe" | "act" | "sensitive";
@@ -25,8 +53,11 @@ export interface Decision {
 export type ScrollDirection = "up" | "down" | "left" | "right";
 export type ActionKind = AgentAction["kind"];
 
-/** `navigated`: a new document or URL; `dom_changed`: mutations or input events; else nothing. */
-export type ActionOutcome = "navigated" | "dom_changed" | "nothing_changed";
+/**
+ * `navigated`: a new document or URL; `dom_changed`: mutations or input events; `dialog`: the
+ * page opened a JavaScript dialog and waits for its answer (`dialog` in the result); else nothing.
+ */
+export type ActionOutcome = "navigated" | "dom_changed" | "nothing_changed" | "dialog";
 
 export interface ActionResult {
   outcome: ActionOutcome;
@@ -38,6 +69,10 @@ export interface ActionResult {
   mutations?: number;
   /** How the action was let through, when a person supervises (the extension's approvals). */
   decision?: Decision;
+  /** A dialog the page opened and that is still open: nothing else runs on the tab until it is answered. */
+  dialog?: DialogInfo;
+  /** Tabs the action opened (a target=_blank link, window.open): they joined the agent's tabs. */
+  opened?: { tab: string; url: string }[];
 }
 
 /** The element an action is aimed at, as the agent saw it (for approvals and the log). */
@@ -57,6 +92,8 @@ export interface AgentTab {
   title: string;
   /** The tab the person (or the headless browser) has in front. */
   active: boolean;
+  /** A dialog open on the tab, waiting for an answer (the `dialog` tool). */
+  dialog?: DialogInfo;
 }
 
 /** Schemes an agent may navigate to: the web, nothing local or privileged. */

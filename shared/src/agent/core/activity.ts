@@ -3,6 +3,7 @@
 // secrets.ts decides which fields are secret). Isomorphic: the server, the extension panel
 // and the CLI write and read the same format.
 import type { ActionOutcome, ActionTarget, AgentAction, Decision } from "./actions.js";
+import { loggableFields } from "./policy-tools.js";
 import { isSecretTarget, MASK } from "./secrets.js";
 
 export { MASK };
@@ -34,7 +35,7 @@ export interface ActivityEntry {
  */
 export function loggableAction(action: AgentAction, target: ActionTarget | null | undefined, secret = false): AgentAction {
   if (action.kind === "type" && (secret || isSecretTarget(target))) return { ...action, text: MASK };
-  return action;
+  return loggableFields(action); // a fill_form's secret fields (policy-tools.ts)
 }
 
 /** What an entry is built from; every writer of the log (session, extension) goes through activityEntry. */

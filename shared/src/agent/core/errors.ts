@@ -14,6 +14,8 @@ export const AGENT_ERROR_CODES = [
   "handed_back", // the person took the tab over and handed it back: the answer shows what they changed
   "not_connected", // no browser is connected for this account (extension backend)
   "busy", // another agent holds the lease on this tab
+  "dialog_open", // a JavaScript dialog blocks the page: answer it with the dialog tool first
+  "no_dialog", // the dialog tool was called with no dialog open on the tab
   "timeout",
   "failed",
 ] as const;

@@ -2,10 +2,11 @@
 // they read on the card. One home for the tiers and the asking (issue 17, 32): observe never
 // asks, act asks unless the person let act run on the site, sensitive always asks. Isomorphic:
 // the extension's supervisor only calls assessAction; anything that replays or audits a log
-// uses the same rules.
-import type { ActionTarget, AgentAction, Tier } from "./actions.js";
+// uses the same rules. The issue-33 tools' tiers are in policy-tools.ts, called from here.
+import type { ActionTarget, AgentAction, DialogInfo, Tier } from "./actions.js";
 import type { TargetFacts } from "../perform/page-calls.js";
 import { isSecretField, isSecretTarget } from "./secrets.js";
+import { assessToolAction, isToolAction } from "./policy-tools.js";
 
 export interface RiskContext {
   /** The page the action starts on. */
@@ -16,6 +17,12 @@ export interface RiskContext {
   facts: TargetFacts | null;
   /** The person let act run on this page's site without asking (Allow on this site). */
   siteAllowed?: boolean;
+  /** The dialog open on the tab, for the dialog action (issue 33). */
+  dialog?: DialogInfo | null;
+  /** What the page says about each field of a fill_form, by id (issue 33). */
+  fieldFacts?: ReadonlyMap<number, TargetFacts | null>;
+  /** An upload's file size in bytes (issue 33). */
+  fileSize?: number;
 }
 
 export interface RiskAssessment {
@@ -97,7 +104,17 @@ function formName(facts: TargetFacts | null): string {
   return n ? `the ${n} form` : "a form";
 }
 
+/** Whether the person is asked: sensitive always, act unless they allowed act on the site. */
+function asks(tier: Tier, ctx: RiskContext): boolean {
+  return tier === "sensitive" || (tier === "act" && !ctx.siteAllowed);
+}
+
 export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessment {
+  // The tools of issue 33 (hover, drag, dialog, fill_form, forward): their rules in one file.
+  if (isToolAction(action)) {
+    const judged = assessToolAction(action, ctx, SENSITIVE_WORDS);
+    return { ...judged, ask: asks(judged.tier, ctx) };
+  }
   const { target, facts } = ctx;
   const id = "id" in action && action.id !== undefined ? action.id : null;
   const name = (target?.name || "").trim();
@@ -160,6 +177,5 @@ export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessm
     tier = "sensitive";
     summary += `, a sensitive action: ${reasons.join("; ")}`;
   }
-  const ask = tier === "sensitive" || (tier === "act" && !ctx.siteAllowed);
-  return { tier, ask, reasons, summary, secret };
+  return { tier, ask: asks(tier, ctx), reasons, summary, secret };
 }

@@ -8,6 +8,7 @@ import { clearMarks, showMarks } from "./marks.js";
 import { hiddenText } from "./hidden-text.js";
 import { hasText, watchSettle, watchStart } from "./watch.js";
 import { describe } from "./describe.js";
+import { checkedState } from "./fields.js";
 
 export const pageAgent: PageCalls = {
   locate,
@@ -23,5 +24,6 @@ export const pageAgent: PageCalls = {
   clearMarks,
   hiddenText,
   describe,
+  checkedState,
 };
 export { elementById } from "./locate.js";

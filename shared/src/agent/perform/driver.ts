@@ -8,12 +8,20 @@ export interface PageDriver {
   call<K extends PageCallName>(name: K, args: PageCallArgs<K>): Promise<PageCallResult<K>>;
   /** A trusted left click at a viewport point. */
   click(x: number, y: number): Promise<void>;
+  /** A trusted mouse move to a viewport point (hover menus, tooltips). */
+  hover(x: number, y: number): Promise<void>;
+  /**
+   * A trusted drag: press at `from`, move in steps to `to`, release. Pages that listen to
+   * pointer/mouse events and native HTML5 drag and drop (draggable) both see it.
+   */
+  drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void>;
   /** Trusted text input into the focused element. */
   typeText(text: string): Promise<void>;
   /** A trusted key press: Playwright key names ("Enter", "Tab", "Control+A"). */
   press(key: string): Promise<void>;
   navigate(url: string): Promise<void>;
   back(): Promise<void>;
+  forward(): Promise<void>;
   url(): Promise<string>;
   /**
    * Waits for a navigation the action may have started to commit and its DOM to load.

@@ -85,6 +85,8 @@ export interface PageCalls {
   hiddenText(args: Record<string, never>): string[];
   /** Facts about element `id` for approvals (null when it is gone); does not move the page. */
   describe(args: LocateArgs): TargetFacts | null;
+  /** Whether the located checkbox / radio / switch is on (null: it has no such state). */
+  checkedState(args: Record<string, never>): boolean | null;
 }
 
 export type PageCallName = keyof PageCalls;

@@ -73,7 +73,75 @@ async function act(driver: PageDriver, action: AgentAction): Promise<ActionResul
     case "back":
       await driver.back();
       return "browser";
+    case "forward":
+      await driver.forward();
+      return "browser";
+    case "hover": {
+      const t = await locate(driver, action.id);
+      await driver.hover(t.x, t.y);
+      return "mouse";
+    }
+    case "drag":
+      return drag(driver, action);
+    case "fill_form":
+      return fillForm(driver, action.fields);
+    case "upload":
+      // The file is on the backend's side (a folder it may read): the backend sets it itself.
+      throw new AgentError("not_actionable", "this backend cannot upload files");
+    case "dialog":
+      // Only a backend knows its tab's dialogs (headless: Playwright's dialog events; the
+      // person's tab: the debugger's): it answers this action itself, never through here.
+      throw new AgentError("no_dialog", "no dialog is open on this tab");
   }
+}
+
+/** Most pixels a drag by offset may move: a slider or a card, not a walk across the screen. */
+const MAX_DRAG = 5000;
+
+async function drag(driver: PageDriver, action: Extract<AgentAction, { kind: "drag" }>): Promise<ActionResult["method"]> {
+  const byOffset = action.dx !== undefined || action.dy !== undefined;
+  if (byOffset === (action.to !== undefined)) throw new AgentError("bad_arguments", "give either to (an element id) or dx/dy (pixels), not both and not neither");
+  if (Math.abs(action.dx ?? 0) > MAX_DRAG || Math.abs(action.dy ?? 0) > MAX_DRAG) throw new AgentError("bad_arguments", `dx and dy are at most ${MAX_DRAG} px`);
+  let from = await locate(driver, action.id);
+  let to: { x: number; y: number };
+  if (action.to !== undefined) {
+    if (action.to === action.id) throw new AgentError("bad_arguments", "to is the element being dragged");
+    to = await locate(driver, action.to);
+    // Bringing the drop target into view may have moved the source: locate it again (no scroll when visible).
+    from = await locate(driver, action.id);
+    to = await locate(driver, action.to);
+  } else to = { x: from.x + (action.dx ?? 0), y: from.y + (action.dy ?? 0) };
+  await driver.drag(from, to);
+  return "mouse";
+}
+
+/** Every field in turn, the way the single tools do them: type, select, or click a box to the asked state. */
+async function fillForm(driver: PageDriver, fields: Extract<AgentAction, { kind: "fill_form" }>["fields"]): Promise<ActionResult["method"]> {
+  if (!fields.length) throw new AgentError("bad_arguments", "fields is empty");
+  const seen = new Set<number>();
+  for (const f of fields) {
+    if (seen.has(f.id)) throw new AgentError("bad_arguments", `element [${f.id}] is given twice`);
+    seen.add(f.id);
+  }
+  for (const f of fields) {
+    const t = await locate(driver, f.id);
+    if (t.tag === "select" || f.role === "combobox" || f.role === "listbox") {
+      const r = await driver.call("selectOption", { value: f.value });
+      if (r.ok) continue;
+      if (t.tag === "select" || r.options.length) {
+        throw new AgentError("not_actionable", `no option "${f.value}" in [${f.id}]; options: ${r.options.slice(0, 20).join(", ")}`, { id: f.id, options: r.options });
+      }
+    }
+    const state = await driver.call("checkedState", {});
+    if (state !== null) {
+      const radio = t.inputType === "radio" || f.role === "radio";
+      const want = radio || !/^(false|off|no|0|)$/i.test(f.value.trim());
+      if (state !== want) await clickTarget(driver, t);
+      continue;
+    }
+    await act(driver, { kind: "type", id: f.id, text: f.value });
+  }
+  return "mouse";
 }
 
 export async function performAction(driver: PageDriver, action: AgentAction, opts: PerformOptions = {}): Promise<ActionResult> {

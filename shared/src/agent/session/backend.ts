@@ -78,6 +78,12 @@ export interface AgentBackend {
    * activity log's follows_hidden_text. Optional.
    */
   hiddenText?(tab: string): Promise<string[]>;
+  /** Opens `url` in a new tab the agent may use (issue 33). Optional: absent, the tool says so. */
+  openTab?(url: string): Promise<AgentTab>;
+  /** Makes `tab` the one the agent works in (the active one in tabs()). Optional. */
+  selectTab?(tab: string): Promise<void>;
+  /** Closes a tab the agent opened (never one the person opened). Optional. */
+  closeTab?(tab: string): Promise<void>;
   /** Waits until `text` is visible, or until the page is quiet; false on timeout. */
   wait(tab: string, opts: { text?: string; timeoutMs: number }): Promise<boolean>;
 }

@@ -5,8 +5,8 @@ import type { RefineResult, RefinedElement, SnapshotRequest } from "../../contra
 import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../../prompt/index.js";
 
 export { compact, type CompactElement };
-import type { ActionResult, ActionTarget, AgentAction, AgentTab } from "../core/actions.js";
-import { AgentError } from "../core/errors.js";
+import type { ActionResult, ActionTarget, AgentAction, AgentTab, DialogInfo } from "../core/actions.js";
+import { AgentError, isAgentError } from "../core/errors.js";
 import type { ActOutcome, AgentBackend, CallHooks, CaptureOptions, ReadPage } from "./backend.js";
 import { compact, nameOf, type CompactElement } from "./elements.js";
 import { isStale, staleAnswer } from "./stale.js";
@@ -71,6 +71,29 @@ interface TabMemory {
   hidden: string[];
   /** Elements of the last snapshot whose text the person cannot see at all. */
   hiddenIds: Set<number>;
+}
+
+const fold = (s: string) => s.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
+
+/** What an element says of itself (not its neighbours' nearby_text or context_text). */
+const FIND_ATTRIBUTES = ["accessible_name", "aria_label", "alt", "title", "placeholder", "value", "name", "inferred_name", "href"] as const;
+
+/** Raw elements (frames' content included) whose text or attribute values hold `text`. */
+function matchingElements(raw: SnapshotRequest["raw_elements"], text: string): { kept: SnapshotRequest["raw_elements"]; matches: number } {
+  const want = fold(text);
+  let matches = 0;
+  const walk = (els: SnapshotRequest["raw_elements"]): SnapshotRequest["raw_elements"] => {
+    const out: SnapshotRequest["raw_elements"] = [];
+    for (const el of els) {
+      const inner = el.iframe_content?.length ? walk(el.iframe_content) : [];
+      const a = el.attributes ?? {};
+      const own = [el.text, ...FIND_ATTRIBUTES.map((k) => a[k])].some((v) => typeof v === "string" && fold(v).includes(want));
+      if (own) matches++;
+      if (own || inner.length) out.push(inner.length || el.iframe_content ? { ...el, iframe_content: inner } : el);
+    }
+    return out;
+  };
+  return { kept: walk(raw), matches };
 }
 
 export class AgentSession {
@@ -170,6 +193,26 @@ export class AgentSession {
     });
   }
 
+  /**
+   * The elements whose text, name or value holds `text`, wherever they are on the page (issue
+   * 33): the capture is cut down to the matching elements before it is refined, so on a page of
+   * thousands of controls the one the agent wants is not lost below a snapshot's limit. Their
+   * ids are remembered like a snapshot's. Priced like a snapshot (it is one, of fewer elements).
+   */
+  async find(tabArg: string | undefined, text: string, limit = 10): Promise<SnapshotAnswer & { matches: number }> {
+    const tab = await this.resolveTab(tabArg);
+    return this.bill("snapshot", async () => {
+      const req = await this.capture(tab);
+      const { kept, matches } = matchingElements(req.raw_elements, text);
+      const ranked = kept.length ? await this.deps.refine({ ...req, raw_elements: kept }, { goal: text, limit }, "snapshot") : { elements: [] as RefinedElement[] };
+      this.remember(tab, req.url, ranked.elements, null);
+      const lines = ranked.elements.map((el) => formatElement(el));
+      const head = matches ? `${matches} ${matches === 1 ? "element matches" : "elements match"} ${JSON.stringify(text)}${matches > ranked.elements.length ? `; the best ${ranked.elements.length}:` : ":"}` : `nothing on the page matches ${JSON.stringify(text)}`;
+      const out = [head, ...lines].join("\n");
+      return { tab, url: req.url, text: out, tokens: 0, matches, elements: ranked.elements.map(compact) };
+    });
+  }
+
   /** Passages the person cannot see, when the backend can tell (else none). */
   private async hiddenOf(tab: string): Promise<string[]> {
     if (!this.deps.backend.hiddenText) return [];
@@ -215,9 +258,28 @@ export class AgentSession {
     return el;
   }
 
-  async act(tabArg: string | undefined, action: AgentAction, hooks: CallHooks = {}): Promise<ActAnswer> {
+  /**
+   * The ids an action names besides its own `id` must be known too (a drag's drop target, every
+   * field of a fill_form); a fill_form's fields carry what the agent saw of them (label, role,
+   * secret) for the person's card and the log.
+   */
+  private withKnownFields(tab: string, action: AgentAction): AgentAction {
+    if (action.kind === "drag" && action.to !== undefined) this.known(tab, action.to);
+    if (action.kind !== "fill_form") return action;
+    const fields = action.fields.map((f) => {
+      const el = this.known(tab, f.id);
+      const seen = { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type, ...(el.value_redacted ? { secret: true } : {}) };
+      const secret = isSecretTarget(seen);
+      if (secret) this.secrets.add(f.value);
+      return { id: f.id, value: f.value, label: seen.name.slice(0, 80), role: el.role, ...(secret ? { secret: true } : {}) };
+    });
+    return { ...action, fields };
+  }
+
+  async act(tabArg: string | undefined, asked: AgentAction, hooks: CallHooks = {}): Promise<ActAnswer> {
     const tab = await this.resolveTab(tabArg);
     const at = new Date();
+    const action = this.withKnownFields(tab, asked);
     const id = "id" in action ? action.id : undefined;
     const el = id !== undefined ? this.known(tab, id) : null;
     const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type, ...(el.value_redacted ? { secret: true } : {}) } : null;
@@ -288,12 +350,18 @@ export class AgentSession {
    */
   private async answer(tab: string, got: ActOutcome): Promise<ActAnswer> {
     const { capture, ...result } = got;
+    // A dialog blocks the page: nothing can be read of it until the agent answers (dialog tool).
+    if (result.dialog) return { ...result, changes: [] };
     const previous = this.memory.get(tab);
     let req: SnapshotRequest;
     try {
       if (capture === null) throw new Error("no capture after the action");
       req = capture ?? (await this.capture(tab, { internal: true }));
-    } catch {
+    } catch (err) {
+      // A dialog the page opened just after the action (a timer, a load handler).
+      if (isAgentError(err) && err.code === "dialog_open" && err.detail?.dialog) {
+        return { ...result, outcome: "dialog", dialog: err.detail.dialog as DialogInfo, changes: [] };
+      }
       // The page is between documents: the outcome stands, the diff waits for a snapshot.
       return { ...result, changes: [] };
     }
@@ -307,6 +375,27 @@ export class AgentSession {
     const lines = this.changeLines(previous.baseline, fresh.elements);
     this.remember(tab, req.url, [], fresh.elements);
     return { ...result, changes: lines };
+  }
+
+  /** Opens a URL in a new tab, which becomes the agent's active tab (issue 33). */
+  async openTab(url: string): Promise<AgentTab> {
+    if (!this.deps.backend.openTab) throw new AgentError("not_actionable", "this backend cannot open tabs; a link the page opens in a new tab joins the agent's tabs");
+    return this.secrets.scrub(await this.deps.backend.openTab(url));
+  }
+
+  async selectTab(tab: string): Promise<AgentTab[]> {
+    await this.resolveTab(tab);
+    if (!this.deps.backend.selectTab) throw new AgentError("not_actionable", "this backend cannot switch tabs; pass tab to each call instead");
+    await this.deps.backend.selectTab(tab);
+    return this.tabs();
+  }
+
+  async closeTab(tab: string): Promise<AgentTab[]> {
+    await this.resolveTab(tab);
+    if (!this.deps.backend.closeTab) throw new AgentError("not_actionable", "this backend cannot close tabs");
+    await this.deps.backend.closeTab(tab);
+    this.memory.delete(tab);
+    return this.tabs();
   }
 
   async wait(tabArg: string | undefined, opts: { text?: string; timeoutMs?: number }): Promise<{ found: boolean; url: string }> {

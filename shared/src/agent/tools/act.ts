@@ -1,7 +1,7 @@
 // The acting tools: each performs one action on an element (or the focused one) and answers its
 // outcome and a few lines of what changed (answerText), never the whole page.
 import { z } from "zod";
-import type { AgentAction } from "../core/actions.js";
+import type { AgentAction, DialogInfo } from "../core/actions.js";
 import { AgentError } from "../core/errors.js";
 import type { ActAnswer, AgentSession } from "../session/session.js";
 import type { CallHooks } from "../session/backend.js";
@@ -11,9 +11,20 @@ import { idArg, tabArg } from "./args.js";
 export const CHANGES = "Answers the outcome (navigated / dom_changed / nothing_changed) and a few lines of what changed.";
 export const OUTCOME_AND_DIFF = "outcome + diff";
 
+/** The lines that tell the agent a dialog blocks the page, and how to answer it. */
+export function dialogLines(d: DialogInfo): string[] {
+  const how = d.type === "prompt" ? "dialog accept=true with text, or accept=false" : "dialog accept=true or accept=false";
+  return [
+    `${d.type} dialog open: ${JSON.stringify(d.message)}${d.default_value ? ` (default ${JSON.stringify(d.default_value)})` : ""}`,
+    `The page waits for its answer; nothing else runs on this tab until then: call ${how}.`,
+  ];
+}
+
 /** "outcome · url", then the new page's first lines after a navigation, else the diff lines. */
 export function answerText(a: ActAnswer): string {
   const lines = [`${a.outcome} · ${a.url}`];
+  if (a.dialog) lines.push(...dialogLines(a.dialog));
+  for (const t of a.opened ?? []) lines.push(`opened a new tab ${t.tab} ${t.url}: it is now the active tab (snapshot it, or pass tab)`);
   if (a.page) lines.push(a.page);
   else lines.push(...a.changes);
   return lines.join("\n");

@@ -21,3 +21,11 @@ export const back = defineTool({
   docAnswers: "outcome",
   handle: (session, args, hooks) => actAnswer(session, args.tab, { kind: "back" }, hooks),
 });
+
+export const forward = defineTool({
+  name: "forward",
+  description: () => `Goes forward one page in the tab's history (after back). ${CHANGES} Free.`,
+  input: { tab: tabArg },
+  docAnswers: "outcome",
+  handle: (session, args, hooks) => actAnswer(session, args.tab, { kind: "forward" }, hooks),
+});

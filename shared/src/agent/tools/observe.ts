@@ -12,7 +12,9 @@ export const tabs = defineTool({
   docAnswers: "the tabs the agent may use",
   async handle(session) {
     const list = await session.tabs();
-    const lines = list.map((t) => `${t.tab}${t.active ? " (active)" : ""} ${t.url} ${JSON.stringify(t.title)}`);
+    const lines = list.map(
+      (t) => `${t.tab}${t.active ? " (active)" : ""} ${t.url} ${JSON.stringify(t.title)}${t.dialog ? ` · ${t.dialog.type} dialog open: ${JSON.stringify(t.dialog.message)}` : ""}`,
+    );
     return { text: lines.length ? lines.join("\n") : "no tabs are shared with the agent", structured: { tabs: list } };
   },
 });

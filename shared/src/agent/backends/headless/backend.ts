@@ -15,6 +15,8 @@ import { collectPage } from "../../../playwright/snapshot.js";
 import { DEFAULT_POLICY, startEgressProxy, type EgressProxy, type HostPolicy, type Lookup } from "../../../net/index.js";
 import { checkAgentUrl, NavigationWatch } from "./egress.js";
 import { SightlineWorld } from "../../../playwright/world.js";
+import { TabDialogs } from "./dialogs.js";
+import { performUpload, uploadFile } from "./files.js";
 
 /** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
 const READ = "(o) => globalThis.sightline.read(o)";
@@ -30,12 +32,28 @@ export interface HeadlessOptions {
   policy?: HostPolicy;
   /** The resolver the policy checks names with (tests); the system's otherwise. */
   lookup?: Lookup;
+  /** The only folder uploads may come from (default: SIGHTLINE_UPLOAD_DIR; unset: no uploads). */
+  uploadDir?: string;
 }
 
 interface Tab {
   handle: string;
   page: Page;
   driver: PlaywrightDriver;
+  /** Its JavaScript dialogs: kept open for the agent to answer (./dialogs.ts). */
+  dialogs: TabDialogs;
+  /** The title last read (a page blocked by a dialog cannot be asked). */
+  title: string;
+}
+
+/** What a dialog answered outside any action did: the page's changes in the next second. */
+async function settleAfterDialog(driver: PlaywrightDriver): Promise<ActionResult> {
+  const doc = await driver.documentId();
+  const token = await driver.call("watchStart", {}).catch(() => null);
+  const changes = token ? await driver.call("watchSettle", { token, quietMs: 150, maxMs: 1000 }).catch(() => -1) : -1;
+  const navigated = (await driver.settleNavigation(doc)) || (token !== null && changes < 0);
+  const url = await driver.url();
+  return { outcome: navigated ? "navigated" : changes > 0 ? "dom_changed" : "nothing_changed", url, method: "browser", mutations: Math.max(0, changes) };
 }
 
 export class HeadlessBackend implements AgentBackend {
@@ -69,7 +87,7 @@ export class HeadlessBackend implements AgentBackend {
 
   private adopt(page: Page): Tab {
     for (const t of this.tabsByHandle.values()) if (t.page === page) return t;
-    const tab: Tab = { handle: `h${this.next++}`, page, driver: new PlaywrightDriver(page) };
+    const tab: Tab = { handle: `h${this.next++}`, page, driver: new PlaywrightDriver(page), dialogs: new TabDialogs(page), title: "" };
     this.tabsByHandle.set(tab.handle, tab);
     // A page the agent's page opened becomes the one it works in, as a person would see it.
     if (this.current !== null) this.current = tab.handle;
@@ -91,37 +109,57 @@ export class HeadlessBackend implements AgentBackend {
   async tabs(): Promise<AgentTab[]> {
     const out: AgentTab[] = [];
     for (const t of this.tabsByHandle.values()) {
-      out.push({ tab: t.handle, url: t.page.url(), title: await t.page.title().catch(() => ""), active: t.handle === this.current });
+      const dialog = t.dialogs.info();
+      if (!dialog) t.title = await t.dialogs.guard(() => t.page.title()).catch(() => t.title);
+      out.push({ tab: t.handle, url: t.page.url(), title: t.title, active: t.handle === this.current, ...(dialog ? { dialog } : {}) });
     }
     return out;
   }
 
   capture(handle: string, opts: CaptureOptions = {}): Promise<SnapshotRequest> {
-    return collectPage(this.tab(handle).page, { collector: { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}) } });
+    const { page, dialogs } = this.tab(handle);
+    return dialogs.guard(() => collectPage(page, { collector: { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}) } }));
   }
 
   async read(handle: string): Promise<ReadPage> {
-    const { page } = this.tab(handle);
+    const { page, dialogs } = this.tab(handle);
     // markHidden: every run the person cannot see comes back wrapped in ⟦hidden⟧ marks.
-    const r = await SightlineWorld.of(page).call<{ title: string; description: string; content: string }>(READ, [{ format: "markdown", markHidden: true }], [collectorScript()]);
+    const r = await dialogs.guard(() =>
+      SightlineWorld.of(page).call<{ title: string; description: string; content: string }>(READ, [{ format: "markdown", markHidden: true }], [collectorScript()]),
+    );
     return { url: page.url(), title: r.title, description: r.description, content: r.content };
   }
 
   screenshot(handle: string, marks: MarkBox[]): Promise<string> {
-    return screenshotWithMarks(this.tab(handle).driver, marks);
+    const { driver, dialogs } = this.tab(handle);
+    return dialogs.guard(() => screenshotWithMarks(driver, marks));
   }
 
   async act(handle: string, action: AgentAction): Promise<ActionResult> {
-    const { page, driver } = this.tab(handle);
+    const { page, driver, dialogs } = this.tab(handle);
+    if (action.kind === "dialog") return dialogs.answer(action.accept, action.text, () => settleAfterDialog(driver));
+    dialogs.refuse();
+    const before = new Set(this.tabsByHandle.keys());
+    const result = await this.actOn(handle, page, driver, dialogs, action);
+    // A page the action opened (target=_blank, window.open) joined the tabs: the answer names it.
+    const opened = [...this.tabsByHandle.values()].filter((t) => !before.has(t.handle)).map((t) => ({ tab: t.handle, url: t.page.url() }));
+    return opened.length ? { ...result, opened } : result;
+  }
+
+  private async actOn(handle: string, page: Page, driver: PlaywrightDriver, dialogs: TabDialogs, action: AgentAction): Promise<ActionResult> {
     let asked: string | null = null;
     if (action.kind === "navigate") {
       asked = checkNavigableUrl(action.url).href;
       // As typed: a host spelled `2130706433` or `127.1` is refused before URL parsing hides it.
       await checkAgentUrl(action.url, this.opts.policy ?? DEFAULT_POLICY, this.opts.lookup);
     }
+    if (action.kind === "upload") {
+      const file = await uploadFile(this.opts.uploadDir ?? process.env.SIGHTLINE_UPLOAD_DIR, action.path);
+      return dialogs.run(() => performUpload(page, driver, action.id, file.path));
+    }
     const watch = new NavigationWatch(page, this.proxy, asked);
     try {
-      const result = await performAction(driver, action);
+      const result = await dialogs.run(() => performAction(driver, action));
       const refused = watch.refusal();
       if (refused) throw refused;
       return result;
@@ -132,12 +170,41 @@ export class HeadlessBackend implements AgentBackend {
     }
   }
 
+  /** A new page of the agent's context (it becomes the current tab), then navigated like `navigate`. */
+  async openTab(url: string): Promise<AgentTab> {
+    checkNavigableUrl(url);
+    await checkAgentUrl(url, this.opts.policy ?? DEFAULT_POLICY, this.opts.lookup);
+    const page = await this.context.newPage();
+    const tab = this.adopt(page);
+    this.current = tab.handle;
+    try {
+      await this.act(tab.handle, { kind: "navigate", url });
+    } catch (err) {
+      await page.close().catch(() => undefined);
+      throw err;
+    }
+    return { tab: tab.handle, url: page.url(), title: await page.title().catch(() => ""), active: true };
+  }
+
+  async selectTab(handle: string): Promise<void> {
+    await this.tab(handle).page.bringToFront();
+  }
+
+  /** Every tab of the headless browser is the agent's own; the last one stays (there is always a tab). */
+  async closeTab(handle: string): Promise<void> {
+    const { page } = this.tab(handle);
+    if (this.tabsByHandle.size === 1) throw new AgentError("not_actionable", "this is the agent's only tab; navigate it instead");
+    await page.close();
+  }
+
   hiddenText(handle: string): Promise<string[]> {
-    return this.tab(handle).driver.call("hiddenText", {});
+    const { driver, dialogs } = this.tab(handle);
+    return dialogs.guard(() => driver.call("hiddenText", {}));
   }
 
   wait(handle: string, opts: { text?: string; timeoutMs: number }): Promise<boolean> {
-    return waitOnPage(this.tab(handle).driver, opts);
+    const { driver, dialogs } = this.tab(handle);
+    return dialogs.guard(() => waitOnPage(driver, opts));
   }
 
   async close(): Promise<void> {

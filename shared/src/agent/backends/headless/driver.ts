@@ -58,6 +58,21 @@ export class PlaywrightDriver implements PageDriver {
     return this.page.mouse.click(x, y);
   }
 
+  hover(x: number, y: number): Promise<void> {
+    return this.page.mouse.move(x, y);
+  }
+
+  /** Playwright's mouse on Chromium also carries native drag and drop (it intercepts the drag). */
+  async drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+    const { mouse } = this.page;
+    await mouse.move(from.x, from.y);
+    await mouse.down();
+    // A first small step starts the drag (libraries wait for a few pixels of movement).
+    await mouse.move(from.x + Math.sign(to.x - from.x) * 5, from.y + Math.sign(to.y - from.y) * 5, { steps: 2 });
+    await mouse.move(to.x, to.y, { steps: 10 });
+    await mouse.up();
+  }
+
   /**
    * Trusted key events for every character (keydown, keypress/input, keyup, as a person
    * typing), sent to CDP back to back and awaited once: one round trip, not three per key as
@@ -89,6 +104,10 @@ export class PlaywrightDriver implements PageDriver {
 
   async back(): Promise<void> {
     await this.page.goBack({ waitUntil: "domcontentloaded" });
+  }
+
+  async forward(): Promise<void> {
+    await this.page.goForward({ waitUntil: "domcontentloaded" });
   }
 
   async url(): Promise<string> {
