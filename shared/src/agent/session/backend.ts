@@ -21,6 +21,11 @@ export interface CaptureOptions {
    * snapshot asks; a backend may also always do it.
    */
   textVisibility?: boolean;
+  /**
+   * Only the top of the page (its first elements in the viewport), for a navigation's answer; a
+   * backend may capture the whole page instead.
+   */
+  summary?: boolean;
 }
 
 export interface ReadPage {

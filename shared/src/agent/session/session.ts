@@ -79,6 +79,8 @@ interface TabMemory {
   hidden: string[];
   /** Elements of the last snapshot whose text the person cannot see at all. */
   hiddenIds: Set<number>;
+  /** The baseline is a navigation's summary, not the whole page: the next action captures it first. */
+  partial: boolean;
 }
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
@@ -131,13 +133,14 @@ export class AgentSession {
   private remember(tab: string, url: string, elements: RefinedElement[], baseline: RefinedElement[] | null): void {
     let m = this.memory.get(tab);
     if (!m || m.url !== url) {
-      m = { url, known: new Map(), baseline: [], hidden: [], hiddenIds: new Set() };
+      m = { url, known: new Map(), baseline: [], hidden: [], hiddenIds: new Set(), partial: false };
       this.memory.set(tab, m);
     }
     for (const el of elements) m.known.set(el.id, el);
     if (baseline) {
       for (const el of baseline) m.known.set(el.id, el);
       m.baseline = baseline;
+      m.partial = false;
     }
   }
 
@@ -241,6 +244,11 @@ export class AgentSession {
     const el = id !== undefined ? this.known(tab, id) : null;
     const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type, ...(el.value_redacted ? { secret: true } : {}) } : null;
     if (action.kind === "type" && isSecretTarget(target)) this.secrets.add(action.text);
+    if (this.memory.get(tab)?.partial) {
+      // The page as a whole, for this action's diff: a navigation's answer captured only its top.
+      const req = await this.capture(tab);
+      this.remember(tab, req.url, [], (await this.deps.refine(req, {}, "internal")).elements);
+    }
     const mem = this.memory.get(tab);
     const entry: ActivityEntry = {
       format: ACTIVITY_FORMAT,
@@ -326,19 +334,25 @@ export class AgentSession {
   /** After an action: the outcome plus what changed, from a fresh (free) capture. */
   private async answer(tab: string, result: ActionResult): Promise<ActAnswer> {
     const previous = this.memory.get(tab);
+    const navigated = result.outcome === "navigated";
     let req: SnapshotRequest;
     try {
-      req = await this.capture(tab);
+      // After a navigation the answer lists the new page's first elements: its top is captured,
+      // not the whole page (most of a second on a page of thousands of controls).
+      req = await this.capture(tab, navigated ? { summary: true } : undefined);
     } catch {
       // The page is between documents: the outcome stands, the diff waits for a snapshot.
       return { ...result, changes: [] };
     }
     const fresh = await this.deps.refine(req, {}, "internal");
-    if (result.outcome === "navigated" || !previous || previous.url !== req.url) {
+    if (navigated || !previous || previous.url !== req.url) {
       this.memory.delete(tab);
       this.remember(tab, req.url, [], fresh.elements);
+      this.memory.get(tab)!.partial = navigated;
       const top = toPrompt({ ...fresh, url: req.url }, { tokenBudget: 200, maxElements: 5 });
-      return { ...result, outcome: "navigated", changes: [], page: top.text };
+      // A summary's count of the elements left out is not the page's: say what to do instead.
+      const text = navigated ? top.text.replace(/\n\(\d+ more elements omitted\)$/, "\n(the top of the page; snapshot for the rest)") : top.text;
+      return { ...result, outcome: "navigated", changes: [], page: text };
     }
     const lines = this.changeLines(previous.baseline, fresh.elements);
     this.remember(tab, req.url, [], fresh.elements);

@@ -19,6 +19,10 @@ import { SightlineWorld } from "../../../playwright/world.js";
 /** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
 const READ = "(o) => globalThis.sightline.read(o)";
 
+/** A navigation's summary: the first elements in the viewport (a few ms where the whole page of
+ *  thousands of controls takes most of a second). */
+const SUMMARY = { viewportOnly: true, maxElements: 40 };
+
 export interface HeadlessOptions {
   /** A running browser to use (tests); else one is launched by `launch`. */
   browser: Browser;
@@ -97,7 +101,8 @@ export class HeadlessBackend implements AgentBackend {
   }
 
   capture(handle: string, opts: CaptureOptions = {}): Promise<SnapshotRequest> {
-    return collectPage(this.tab(handle).page, { collector: { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}) } });
+    const collector = { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}), ...(opts.summary ? SUMMARY : {}) };
+    return collectPage(this.tab(handle).page, { collector });
   }
 
   async read(handle: string): Promise<ReadPage> {
