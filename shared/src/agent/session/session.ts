@@ -147,8 +147,8 @@ export class AgentSession {
   async snapshot(tabArg: string | undefined, opts: SnapshotOptions = {}): Promise<SnapshotAnswer> {
     const tab = await this.resolveTab(tabArg);
     return this.bill("snapshot", async () => {
-      const req = await this.capture(tab, { textVisibility: true });
-      const hidden = await this.hiddenOf(tab);
+      // One round trip's wait for both: the page runs them one after the other anyway.
+      const [req, hidden] = await Promise.all([this.capture(tab, { textVisibility: true }), this.hiddenOf(tab)]);
       const [ranked, baseline] = await Promise.all([
         this.deps.refine(req, { goal: opts.goal, limit: opts.limit }, "snapshot"),
         opts.goal || opts.limit !== undefined ? this.deps.refine(req, {}, "internal") : null,
@@ -351,7 +351,7 @@ export class AgentSession {
       this.memory.get(tab)!.partial = navigated;
       const top = toPrompt({ ...fresh, url: req.url }, { tokenBudget: 200, maxElements: 5 });
       // A summary's count of the elements left out is not the page's: say what to do instead.
-      const text = navigated ? top.text.replace(/\n\(\d+ more elements omitted\)$/, "\n(the top of the page; snapshot for the rest)") : top.text;
+      const text = navigated ? top.text.replace(/\n\(\d+ more elements omitted\)$/, "\n(the rest of the page: snapshot)") : top.text;
       return { ...result, outcome: "navigated", changes: [], page: text };
     }
     const lines = this.changeLines(previous.baseline, fresh.elements);
