@@ -12,7 +12,8 @@
 // task is complete when the site recorded that order. Then one snapshot of a big page (about
 // 3,000 links and buttons, a long article, a 150-row table) per server. Every call is timed at the
 // MCP request and counted in o200k tokens twice: the result's text items, and the content of the
-// ToolMessage LangChain's adapter builds from the same result (which carries structuredContent).
+// ToolMessage LangChain's adapter builds from the same result (which carries structuredContent
+// and _meta when a server sends them; Sightline sends them only to clients that ask).
 // Bounded: a timeout on every call and on every run, every server's process tree ended after its
 // run, the peers' browsers allowed the fixture origin only.
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -68,6 +69,7 @@ interface RunRecord {
   error?: string;
   server_version?: string;
   initialize_ms: number;
+  initialize_cpu_ms: number;
   tools: number;
   tools_list_tokens: number;
   task?: {
@@ -103,12 +105,13 @@ async function runOne(peer: Peer, runIndex: number, position: number): Promise<R
   const tmp = mkdtempSync(join(tmpdir(), `bench-peers-${peer.id}-`));
   tmpDirs.push(tmp);
   const session = new PeerSession(peer.id, peer.command({ benchDir, repoRoot, origin: site.origin, tmp }));
-  const rec: RunRecord = { run: runIndex + 1, server: peer.id, position, ok: false, initialize_ms: NaN, tools: NaN, tools_list_tokens: NaN, leftover_processes: 0 };
+  const rec: RunRecord = { run: runIndex + 1, server: peer.id, position, ok: false, initialize_ms: NaN, initialize_cpu_ms: NaN, tools: NaN, tools_list_tokens: NaN, leftover_processes: 0 };
   const ordersBefore = site.orders.length;
   let timer: NodeJS.Timeout | undefined;
   const work = (async () => {
     await session.start();
     rec.initialize_ms = round1(session.initializeMs);
+    rec.initialize_cpu_ms = session.initializeCpuMs;
     rec.tools = session.toolCount;
     rec.tools_list_tokens = session.toolsListTokens;
     rec.server_version = session.serverVersion;
@@ -161,7 +164,7 @@ for (let r = 0; r < RUNS; r++) {
     records.push(rec);
     const t = rec.task;
     console.log(
-      `run ${r + 1}/${RUNS} ${peer.id.padEnd(15)} ${rec.ok ? "completed" : "FAILED   "} init ${rec.initialize_ms} ms · task ${t?.ms ?? "-"} ms · ${t?.calls.length ?? "-"} calls · ${t?.text_tokens ?? "-"} text / ${t?.message_tokens ?? "-"} ToolMessage tokens${rec.leftover_processes ? ` · ${rec.leftover_processes} processes killed` : ""}`,
+      `run ${r + 1}/${RUNS} ${peer.id.padEnd(15)} ${rec.ok ? "completed" : "FAILED   "} init ${rec.initialize_ms} ms (${rec.initialize_cpu_ms} ms CPU) · task ${t?.ms ?? "-"} ms · ${t?.calls.length ?? "-"} calls · ${t?.text_tokens ?? "-"} text / ${t?.message_tokens ?? "-"} ToolMessage tokens${rec.leftover_processes ? ` · ${rec.leftover_processes} processes killed` : ""}`,
     );
   }
 }
@@ -189,6 +192,7 @@ interface Summary {
   largest_text: number;
   largest_message: number;
   initialize_ms: number;
+  initialize_cpu_ms: number;
   first_call_ms: number;
   task_ms: number;
   spawn_to_done_ms: number;
@@ -218,6 +222,7 @@ const summaries = Object.fromEntries(
       largest_text: med(done.map((r) => r.task!.largest_text)),
       largest_message: med(done.map((r) => r.task!.largest_message)),
       initialize_ms: round1(med(rs.map((r) => r.initialize_ms))),
+      initialize_cpu_ms: med(rs.map((r) => r.initialize_cpu_ms)),
       first_call_ms: round1(med(done.map((r) => r.task!.calls[0]?.[2]))),
       task_ms: round1(med(done.map((r) => r.task!.ms))),
       spawn_to_done_ms: round1(med(done.map((r) => r.task!.spawn_to_done_ms))),
@@ -253,6 +258,7 @@ run.table({
     row("answers carrying structuredContent", (s) => s.structured_answers),
     row("largest single answer, text (ToolMessage)", (s) => (Number.isFinite(s.largest_text) ? `${s.largest_text.toLocaleString("en-US")} (${s.largest_message.toLocaleString("en-US")})` : null)),
     row("initialize answered after spawn, ms", (s) => s.initialize_ms),
+    row("CPU the server used until then, ms", (s) => s.initialize_cpu_ms),
     row("first call of the task, ms", (s) => s.first_call_ms),
     row("whole task (its calls), ms", (s) => s.task_ms),
     row("spawn → order placed, ms", (s) => s.spawn_to_done_ms),

@@ -71,6 +71,21 @@ function descendants(pid: number): number[] {
   return out;
 }
 
+/** CPU time (user + system, ms) the process `pid` and everything under it have used so far. */
+export function cpuMs(pid: number): number {
+  let ticks = 0;
+  for (const p of [pid, ...descendants(pid)]) {
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(f[11]) + Number(f[12]); // utime, stime (fields 14 and 15 of proc(5))
+    } catch {
+      // ended
+    }
+  }
+  return ticks * 10; // USER_HZ is 100 on Linux
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
@@ -86,6 +101,8 @@ export class PeerSession {
   readonly answers: string[] = [];
   /** Milliseconds from spawn until `initialize` was answered. */
   initializeMs = NaN;
+  /** CPU time the server's processes used until `initialize` was answered: a figure the machine's load hardly moves. */
+  initializeCpuMs = NaN;
   toolsListTokens = NaN;
   toolCount = NaN;
   serverVersion = "";
@@ -111,6 +128,7 @@ export class PeerSession {
     this.spawnedAt = performance.now();
     await this.client.connect(this.transport, { timeout: CALL_TIMEOUT_MS });
     this.initializeMs = performance.now() - this.spawnedAt;
+    if (this.transport.pid) this.initializeCpuMs = cpuMs(this.transport.pid);
     this.serverVersion = `${this.client.getServerVersion()?.name ?? "?"} ${this.client.getServerVersion()?.version ?? "?"}`;
     const listed = await this.client.listTools(undefined, { timeout: CALL_TIMEOUT_MS });
     this.toolCount = listed.tools.length;

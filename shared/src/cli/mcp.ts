@@ -16,7 +16,8 @@ export const MCP_USAGE = `usage: sightline mcp [--structured-content] [--headles
                 default only calls that ask for it (_meta "sightline.dev/structured") get it
   --api         with --headless: refine snapshots and screenshot marks through the server
                 (1 credit each)
-  --url URL     with --headless: open URL first
+  --url URL     with --headless: open URL first (before the server answers; without it the
+                server answers at once and Chromium starts in the background)
   --log FILE    with --headless: append every action to FILE (JSON Lines; sightline replay FILE)
   --allow-private-hosts LIST
                 with --headless: hosts the agent may reach although private or loopback
@@ -67,7 +68,6 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
       throw new CliError(`--url ${startUrl}: ${err.message}`, EXIT.usage);
     });
   }
-  const { launchBrowser } = await import("./browser.js");
   const { serveHeadless } = await import("../mcp/stdio.js");
   const { AgentError } = await import("../agent/core/errors.js");
   let client = null;
@@ -76,12 +76,15 @@ export async function mcpCommand(args: string[], io: CliIo): Promise<void> {
     const { Sightline } = await import("../client/index.js");
     client = new Sightline({ baseUrl: settings.baseUrl, apiKey: settings.apiKey });
   }
-  const browser = await launchBrowser(io.env);
+  // Launched in the background once the server answers (with --url: before); a browser that
+  // cannot start is the first call's error.
+  // playwright-core (seconds to load on a busy machine) is loaded then too, not before initialize.
+  const browser = async () => (await import("./browser.js")).launchBrowser(io.env);
   const served = await serveHeadless({ browser, client, startUrl, logFile, policy, structuredContent }).catch((err: unknown) => {
     if (err instanceof AgentError && err.code === "bad_url") throw new CliError(`--url ${startUrl}: ${err.message}`, EXIT.usage);
     throw err;
   });
   const { closed } = served;
-  log(`sightline mcp: headless Chromium ready${client ? `, snapshots refined by ${settings.baseUrl}` : ""}`);
+  log(`sightline mcp: serving on stdio, headless Chromium starting${client ? `, snapshots refined by ${settings.baseUrl}` : ""}`);
   await closed;
 }

@@ -147,6 +147,16 @@ async function fillForm(driver: PageDriver, fields: Extract<AgentAction, { kind:
 export async function performAction(driver: PageDriver, action: AgentAction, opts: PerformOptions = {}): Promise<ActionResult> {
   const doc = await driver.documentId();
   const beforeUrl = await driver.url();
+  if (action.kind === "navigate" || action.kind === "back") {
+    // The browser goes to another document: nothing to watch on this one (the watch cost two
+    // round trips and the page agent's injection, into the old document and the new).
+    const method = await act(driver, action);
+    const navigated = await driver.settleNavigation(doc);
+    const url = await driver.url();
+    // `back` with no history goes nowhere.
+    const outcome = navigated || url !== beforeUrl || action.kind === "navigate" ? "navigated" : "nothing_changed";
+    return { outcome, url, method, mutations: 0 };
+  }
   const token = await driver.call("watchStart", {});
   const method = await act(driver, action);
   let changes = 0;

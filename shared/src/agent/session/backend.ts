@@ -22,6 +22,11 @@ export interface CaptureOptions {
    */
   textVisibility?: boolean;
   /**
+   * Only the top of the page (its first elements in the viewport), for a navigation's answer; a
+   * backend may capture the whole page instead.
+   */
+  summary?: boolean;
+  /**
    * The agent did not ask for this capture (the picture behind a stale hint or a handed-back
    * answer, a screenshot's marks): a supervising backend does not log it as a snapshot.
    */

@@ -71,6 +71,8 @@ interface TabMemory {
   hidden: string[];
   /** Elements of the last snapshot whose text the person cannot see at all. */
   hiddenIds: Set<number>;
+  /** The baseline is a navigation's summary, not the whole page: the next action captures it first. */
+  partial: boolean;
 }
 
 const fold = (s: string) => s.normalize("NFKC").replace(/\s+/g, " ").trim().toLowerCase();
@@ -134,21 +136,22 @@ export class AgentSession {
   private remember(tab: string, url: string, elements: RefinedElement[], baseline: RefinedElement[] | null): void {
     let m = this.memory.get(tab);
     if (!m || m.url !== url) {
-      m = { url, known: new Map(), baseline: [], hidden: [], hiddenIds: new Set() };
+      m = { url, known: new Map(), baseline: [], hidden: [], hiddenIds: new Set(), partial: false };
       this.memory.set(tab, m);
     }
     for (const el of elements) m.known.set(el.id, el);
     if (baseline) {
       for (const el of baseline) m.known.set(el.id, el);
       m.baseline = baseline;
+      m.partial = false;
     }
   }
 
   async snapshot(tabArg: string | undefined, opts: SnapshotOptions = {}): Promise<SnapshotAnswer> {
     const tab = await this.resolveTab(tabArg);
     return this.bill("snapshot", async () => {
-      const req = await this.capture(tab, { textVisibility: true });
-      const hidden = await this.hiddenOf(tab);
+      // One round trip's wait for both: the page runs them one after the other anyway.
+      const [req, hidden] = await Promise.all([this.capture(tab, { textVisibility: true }), this.hiddenOf(tab)]);
       const [ranked, baseline] = await Promise.all([
         this.deps.refine(req, { goal: opts.goal, limit: opts.limit }, "snapshot"),
         opts.goal || opts.limit !== undefined ? this.deps.refine(req, {}, "internal") : null,
@@ -284,6 +287,11 @@ export class AgentSession {
     const el = id !== undefined ? this.known(tab, id) : null;
     const target: ActionTarget | null = el ? { id: el.id, role: el.role, name: nameOf(el), input_type: el.input_type, ...(el.value_redacted ? { secret: true } : {}) } : null;
     if (action.kind === "type" && isSecretTarget(target)) this.secrets.add(action.text);
+    if (this.memory.get(tab)?.partial) {
+      // The page as a whole, for this action's diff: a navigation's answer captured only its top.
+      const req = await this.capture(tab);
+      this.remember(tab, req.url, [], (await this.deps.refine(req, {}, "internal")).elements);
+    }
     const mem = this.memory.get(tab);
     const followsHidden = mem ? followsHiddenText(action, mem.hidden, mem.hiddenIds) : false;
     const log = (rest: Partial<ActivityInput>) =>
@@ -353,10 +361,14 @@ export class AgentSession {
     // A dialog blocks the page: nothing can be read of it until the agent answers (dialog tool).
     if (result.dialog) return { ...result, changes: [] };
     const previous = this.memory.get(tab);
+    const navigated = result.outcome === "navigated";
     let req: SnapshotRequest;
     try {
       if (capture === null) throw new Error("no capture after the action");
-      req = capture ?? (await this.capture(tab, { internal: true }));
+      // After a navigation the answer lists the new page's first elements: its top is captured,
+      // not the whole page (most of a second on a page of thousands of controls), unless the
+      // action's answer carried the page already.
+      req = capture ?? (await this.capture(tab, navigated ? { summary: true, internal: true } : { internal: true }));
     } catch (err) {
       // A dialog the page opened just after the action (a timer, a load handler).
       if (isAgentError(err) && err.code === "dialog_open" && err.detail?.dialog) {
@@ -366,11 +378,14 @@ export class AgentSession {
       return { ...result, changes: [] };
     }
     const fresh = await this.deps.refine(req, {}, "internal");
-    if (result.outcome === "navigated" || !previous || previous.url !== req.url) {
+    if (navigated || !previous || previous.url !== req.url) {
       this.memory.delete(tab);
       this.remember(tab, req.url, [], fresh.elements);
+      this.memory.get(tab)!.partial = navigated && !capture;
       const top = toPrompt({ ...fresh, url: req.url }, { tokenBudget: 200, maxElements: 5 });
-      return { ...result, outcome: "navigated", changes: [], page: top.text };
+      // A summary's count of the elements left out is not the page's: say what to do instead.
+      const text = navigated ? top.text.replace(/\n\(\d+ more elements omitted\)$/, "\n(the rest of the page: snapshot)") : top.text;
+      return { ...result, outcome: "navigated", changes: [], page: text };
     }
     const lines = this.changeLines(previous.baseline, fresh.elements);
     this.remember(tab, req.url, [], fresh.elements);

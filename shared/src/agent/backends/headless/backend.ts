@@ -21,6 +21,10 @@ import { performUpload, uploadFile } from "./files.js";
 /** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
 const READ = "(o) => globalThis.sightline.read(o)";
 
+/** A navigation's summary: the elements in the viewport (a fifth of the time on a page of
+ *  thousands of controls). */
+const SUMMARY = { viewportOnly: true };
+
 export interface HeadlessOptions {
   /** A running browser to use (tests); else one is launched by `launch`. */
   browser: Browser;
@@ -118,7 +122,8 @@ export class HeadlessBackend implements AgentBackend {
 
   capture(handle: string, opts: CaptureOptions = {}): Promise<SnapshotRequest> {
     const { page, dialogs } = this.tab(handle);
-    return dialogs.guard(() => collectPage(page, { collector: { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}) } }));
+    const collector = { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}), ...(opts.summary ? SUMMARY : {}) };
+    return dialogs.guard(() => collectPage(page, { collector }));
   }
 
   async read(handle: string): Promise<ReadPage> {

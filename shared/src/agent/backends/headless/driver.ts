@@ -1,6 +1,6 @@
 // PageDriver over a Playwright page: the page agent runs next to the collector in Sightline's
 // isolated world (world.ts: out of the page's scripts' reach, not blocked by its CSP), input goes
-// through Playwright's mouse and keyboard and the world's CDP session (Input.*: trusted events).
+// through the world's CDP session (Input.*: trusted events) and Playwright's keyboard.
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page, Request } from "playwright-core";
@@ -54,8 +54,18 @@ export class PlaywrightDriver implements PageDriver {
     return this.world.call<PageCallResult<K>>(AGENT_CALL, [PAGE_AGENT_GLOBAL, name, args], AGENT_SCRIPTS);
   }
 
-  click(x: number, y: number): Promise<void> {
-    return this.page.mouse.click(x, y);
+  /**
+   * A trusted left click (move, press, release, as page.mouse.click sends them), the three
+   * events sent to CDP back to back and awaited once: one round trip, not three.
+   */
+  async click(x: number, y: number): Promise<void> {
+    const cdp = await this.world.cdp();
+    const at = { x, y, modifiers: 0 };
+    await Promise.all([
+      cdp.send("Input.dispatchMouseEvent", { type: "mouseMoved", ...at, button: "none", buttons: 0 }),
+      cdp.send("Input.dispatchMouseEvent", { type: "mousePressed", ...at, button: "left", buttons: 1, clickCount: 1 }),
+      cdp.send("Input.dispatchMouseEvent", { type: "mouseReleased", ...at, button: "left", buttons: 0, clickCount: 1 }),
+    ]);
   }
 
   hover(x: number, y: number): Promise<void> {

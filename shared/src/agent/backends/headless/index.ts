@@ -4,3 +4,4 @@ export { HeadlessBackend, type HeadlessOptions } from "./backend.js";
 export { PlaywrightDriver, pageAgentBundlePath } from "./driver.js";
 export { checkAgentUrl, NavigationWatch, POLICY_HINT } from "./egress.js";
 export { localRefine } from "./refine.js";
+export { DeferredBackend } from "./deferred.js";

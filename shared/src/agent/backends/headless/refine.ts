@@ -4,13 +4,20 @@
 // diffs and stale hints stay here, free.
 import type { SessionDeps } from "../../session/session.js";
 import type { Sightline } from "../../../client/index.js";
-import { refineLocally } from "../../../playwright/local.js";
 import { snapshotRequest } from "../../../playwright/snapshot.js";
+
+// The engine (and its ranking tables) loads on the first refinement, not before the MCP server
+// answers initialize: most of a second of a server's start on a busy machine.
+let engine: Promise<typeof import("../../../playwright/local.js")> | null = null;
+export function loadRefineEngine(): Promise<typeof import("../../../playwright/local.js")> {
+  engine ??= import("../../../playwright/local.js");
+  return engine;
+}
 
 export function localRefine(client: Sightline | null): SessionDeps["refine"] {
   return async (req, opts, purpose) => {
     const body = snapshotRequest(req, opts);
     if (client && purpose !== "internal") return client.snapshot(body);
-    return refineLocally(body);
+    return (await loadRefineEngine()).refineLocally(body);
   };
 }
