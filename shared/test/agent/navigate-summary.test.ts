@@ -64,7 +64,7 @@ describe("a navigation's answer: the top of the page, the diff against the whole
 
     const nav = await session.act("t1", { kind: "navigate", url: "https://shop.example/" });
     expect(nav.outcome).toBe("navigated");
-    expect(captures.at(-1)).toEqual({ summary: true });
+    expect(captures.at(-1)).toEqual({ summary: true, internal: true });
     expect(nav.page).toMatch(/\[1\] searchbox "Search products"/);
     expect(nav.page).not.toMatch(/Careers/);
 

@@ -9,7 +9,8 @@ import type { AgentBackend, CallHooks, CaptureOptions, MarkBox, ReadPage } from 
 import type { SnapshotRequest } from "../../../contract/index.js";
 import type { HeadlessBackend } from "./backend.js";
 
-export class DeferredBackend implements AgentBackend {
+// Required<>: every optional method is passed on too (a missing one would turn a tool off silently).
+export class DeferredBackend implements Required<AgentBackend> {
   private starting: Promise<HeadlessBackend> | null = null;
   private closed = false;
 
@@ -65,6 +66,18 @@ export class DeferredBackend implements AgentBackend {
   async act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks): Promise<ActionResult> {
     const backend: AgentBackend = await this.ready();
     return backend.act(tab, action, target, hooks);
+  }
+
+  async openTab(url: string): Promise<AgentTab> {
+    return (await this.ready()).openTab(url);
+  }
+
+  async selectTab(tab: string): Promise<void> {
+    return (await this.ready()).selectTab(tab);
+  }
+
+  async closeTab(tab: string): Promise<void> {
+    return (await this.ready()).closeTab(tab);
   }
 
   async hiddenText(tab: string): Promise<string[]> {
