@@ -88,7 +88,7 @@ describe("issue 33 tools on the person's tab", () => {
     expect(structured(click).outcome).toBe("dialog");
     expect(structured(click).dialog).toEqual({ type: "confirm", message: "Delete item 42?" });
     // The person sees it too: Chrome shows the dialog on the tab.
-    expect(shown.at(-1)?.message()).toBe("Delete item 42?");
+    await expect.poll(() => shown.at(-1)?.message(), { timeout: 10_000 }).toBe("Delete item 42?");
     const snap = await mcp.call("snapshot", {});
     expect(textOf(snap)).toMatch(/^dialog_open: a confirm dialog "Delete item 42\?" is open/);
 
@@ -111,7 +111,7 @@ describe("issue 33 tools on the person's tab", () => {
     const before = shown.length;
     const notify = await mcp.call("click", { id: idOf(text, /"Show notice"/) });
     expect(structured(notify).dialog).toEqual({ type: "alert", message: "Your items are saved." });
-    expect(shown.length).toBe(before + 1);
+    await expect.poll(() => shown.length, { timeout: 10_000 }).toBe(before + 1);
     await shown.at(-1)!.accept(); // the person presses OK on Chrome's dialog
     expect(await reported("notify")).toMatchObject({ result: "read" });
     await expect.poll(async () => textOf(await mcp.call("dialog", { accept: true }))).toMatch(/^no_dialog: /);
