@@ -43,12 +43,12 @@ const forms = (s: string) => [s, encodeURIComponent(s), new URLSearchParams({ v:
 
 /**
  * The secrets (of `values`) any string in `answer` carries, in any of its forms. A code of
- * digits counts where it stands alone (not inside a port number, a longer number or a decimal
- * such as a log line's duration in ms, "4821.37").
+ * digits counts where it stands alone as a token: not inside a port number, a longer number, a
+ * decimal such as a log line's duration ("4821.37"), or a hex id ("a3f4821b-…", a request id).
  */
 function leaks(answer: unknown, values: readonly string[]): string[] {
   const all = typeof answer === "string" ? answer : JSON.stringify(answer);
-  return values.filter((v) => forms(v).some((f) => (/^\d+$/.test(f) ? new RegExp(`(?<![\\d.])${f}(?!\\.?\\d)`).test(all) : all.includes(f))));
+  return values.filter((v) => forms(v).some((f) => (/^\d+$/.test(f) ? new RegExp(`(?<![\\w.-])${f}(?![\\w-]|\\.\\d)`).test(all) : all.includes(f))));
 }
 
 /** Log entries without their clock (`at`, `ms`): a time of day can hold any three digits. */

@@ -32,10 +32,26 @@ export async function uploadFile(dir: string | undefined, path: string): Promise
   return { path: real, size: st.size };
 }
 
+const intercepting = new WeakSet<Page>();
+
+/**
+ * Playwright turns file-chooser interception on when a page first has a `filechooser` listener,
+ * without waiting for it; the click goes to CDP directly, so it could open the native chooser
+ * first (no event, "opened no file chooser"). A lasting listener, and one round trip through
+ * the page's channel after adding it, make interception certain before any click.
+ */
+async function interceptChoosers(page: Page): Promise<void> {
+  if (intercepting.has(page)) return;
+  page.on("filechooser", () => undefined);
+  await page.evaluate(() => 0);
+  intercepting.add(page);
+}
+
 /** Clicks element `id` (a file input, or what opens one) and gives the chooser `file`. */
 export async function performUpload(page: Page, driver: PlaywrightDriver, id: number, file: string): Promise<ActionResult> {
   const t = await driver.call("locate", { id });
   if (!t.found) throw new AgentError("stale", `element [${id}] is no longer on the page`, { id });
+  await interceptChoosers(page);
   const token = await driver.call("watchStart", {});
   const chooser = page.waitForEvent("filechooser", { timeout: CHOOSER_MS });
   chooser.catch(() => undefined);
