@@ -177,7 +177,8 @@ describe("privacy", () => {
       expect(e.attributes!.value).toBeNull();
     }
     expect(byDomId(body, "nick")!.attributes!.value).toBe("annie");
-    const json = JSON.stringify(body);
+    // Without the page's address and timings: a random port or a time may hold a short code's digits ("36987").
+    const json = JSON.stringify({ ...body, url: "", client_metrics: undefined });
     for (const secret of ["hunter2secret", "735911", "4111111111111111", "987", "321"]) expect(json).not.toContain(secret);
   });
 });
