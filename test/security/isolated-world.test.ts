@@ -70,7 +70,12 @@ describe("sightline mcp --headless on hostile pages", () => {
     it(`${page} (${trick}): the snapshot is the page, and a click on "Cancel" presses Cancel`, async () => {
       const nav = await mcp.call("navigate", { url: site.url(`/${page}`) });
       expect(nav.isError, textOf(nav)).toBeFalsy();
-      const text = textOf(await mcp.call("snapshot", { token_budget: 3000 }));
+      // A frame's document may still be loading when navigate answers (the page's own pace):
+      // snapshot again until its buttons are there; what the snapshot holds is checked below.
+      let text = "";
+      await expect
+        .poll(async () => (text = textOf(await mcp.call("snapshot", { token_budget: 3000 }))), { timeout: 10_000 })
+        .toMatch(/button "Delete account"/);
       const lines = text.split("\n");
       // The real buttons, once each, where they are; nothing made up.
       expect(lines.filter((l) => /button "Cancel"/.test(l)), text).toHaveLength(1);
