@@ -1,6 +1,7 @@
 // The observing tools: which tabs, the page's elements, its text, a picture of it, waiting.
 import { z } from "zod";
-import { defineTool } from "./define.js";
+import type { AgentTab } from "../core/actions.js";
+import { defineTool, type ToolAnswer } from "./define.js";
 import { tabArg } from "./args.js";
 import { priceNote } from "./prices.js";
 
@@ -11,13 +12,17 @@ export const tabs = defineTool({
   readOnly: true,
   docAnswers: "the tabs the agent may use",
   async handle(session) {
-    const list = await session.tabs();
-    const lines = list.map(
-      (t) => `${t.tab}${t.active ? " (active)" : ""} ${t.url} ${JSON.stringify(t.title)}${t.dialog ? ` · ${t.dialog.type} dialog open: ${JSON.stringify(t.dialog.message)}` : ""}`,
-    );
-    return { text: lines.length ? lines.join("\n") : "no tabs are shared with the agent", structured: { tabs: list } };
+    return tabsAnswer(await session.tabs());
   },
 });
+
+/** The tabs, a line each (also the answer of tab_select and tab_close). */
+export function tabsAnswer(list: AgentTab[]): ToolAnswer {
+  const lines = list.map(
+    (t) => `${t.tab}${t.active ? " (active)" : ""} ${t.url} ${JSON.stringify(t.title)}${t.dialog ? ` · ${t.dialog.type} dialog open: ${JSON.stringify(t.dialog.message)}` : ""}`,
+  );
+  return { text: lines.length ? lines.join("\n") : "no tabs are shared with the agent", structured: { tabs: list } };
+}
 
 export const snapshot = defineTool({
   name: "snapshot",

@@ -2,11 +2,10 @@
 // one), switch the active tab, close a tab the agent opened. A link that opens a new tab is
 // named in the answer of the click that opened it (answerText).
 import { z } from "zod";
-import type { AgentTab } from "../core/actions.js";
 import { defineTool } from "./define.js";
+import { tabsAnswer } from "./observe.js";
 
 const tabHandle = z.string().min(1).max(100).describe("Tab handle from `tabs`");
-const listed = (list: AgentTab[]) => list.map((t) => `${t.tab}${t.active ? " (active)" : ""} ${t.url} ${JSON.stringify(t.title)}`).join("\n");
 
 export const tabOpen = defineTool({
   name: "tab_open",
@@ -27,8 +26,7 @@ export const tabSelect = defineTool({
   docArgs: "`tab`",
   docAnswers: "the tabs",
   async handle(session, args) {
-    const list = await session.selectTab(args.tab);
-    return { text: listed(list), structured: { tabs: list } };
+    return tabsAnswer(await session.selectTab(args.tab));
   },
 });
 
@@ -39,7 +37,6 @@ export const tabClose = defineTool({
   docArgs: "`tab`",
   docAnswers: "the tabs left",
   async handle(session, args) {
-    const list = await session.closeTab(args.tab);
-    return { text: listed(list), structured: { tabs: list } };
+    return tabsAnswer(await session.closeTab(args.tab));
   },
 });
