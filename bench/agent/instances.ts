@@ -41,6 +41,7 @@ const { key } = await admin.createAccount({ credits: 100_000 });
 
 // Two shared tabs of the same page, one per agent: a tab is leased to the agent acting on it.
 const tabs: string[] = [];
+const pages: import("playwright-core").Page[] = [];
 for (let i = 0; i < 2; i++) {
   const page = i === 0 ? (ext.context.pages()[0] ?? (await ext.context.newPage())) : await ext.context.newPage();
   await page.goto(site.url(`/signup.html?agent=${i}`)); // distinct URLs: the harness finds a tab by its URL
@@ -53,6 +54,7 @@ for (let i = 0; i < 2; i++) {
   await panel.waitForSelector('#agent-conn[data-status="connected"]', { timeout: 20_000 });
   await panel.check("#allow-here");
   tabs.push(String(tabId));
+  pages.push(page);
 }
 
 // Each agent drives its own tab (a tab is leased to the agent acting on it); halfway through
@@ -63,6 +65,8 @@ let onB = await httpClient(B.origin, key);
 const listed = (await onA.call("tabs")).structuredContent as { tabs: { tab: string }[] };
 const handles = tabs.map((id) => listed.tabs.find((t) => t.tab.endsWith(`.${id}`))!.tab);
 const tabOf = new Map<McpClient, string>();
+/** The page each agent's tab shows (brought to front before each timed call). */
+const pageOf = new Map<McpClient, import("playwright-core").Page>();
 const checkboxOf = new Map<McpClient, number>();
 
 async function call(mcp: McpClient, name: string, args: Record<string, unknown> = {}) {
@@ -79,6 +83,8 @@ async function seat(first: number): Promise<void> {
   tabOf.clear();
   tabOf.set(onA, handles[first]);
   tabOf.set(onB, handles[1 - first]);
+  pageOf.set(onA, pages[first]);
+  pageOf.set(onB, pages[1 - first]);
   for (const m of [onA, onB]) checkboxOf.set(m, idOf(textOf(await call(m, "snapshot", {})), /checkbox/));
 }
 
@@ -108,6 +114,10 @@ for (const c of cases) {
     if (i === 0 || i === REPS / 2) await seat(i === 0 ? 0 : 1);
     // Alternate which goes first, so neither path always follows the other.
     for (const [m, into] of i % 2 ? ([[onA, a], [onB, b]] as const) : ([[onB, b], [onA, a]] as const)) {
+      // The agent's tab in front, as when the person watches it: a tab behind runs its timers
+      // at most once a second, which made an act's settling wait 250 ms in front and ~1 s
+      // behind, whichever instance relayed it (the first runs measured that, not the relay).
+      await pageOf.get(m)!.bringToFront();
       const t = performance.now();
       await c.run(m);
       into.push(performance.now() - t);
@@ -117,6 +127,7 @@ for (const c of cases) {
   const pa = quantile(a, 0.5);
   const pb = quantile(b, 0.5);
   const added = quantile(paired, 0.5);
+  if (process.env.BENCH_DUMP) console.log(c.label, JSON.stringify({ a: a.map(Math.round), b: b.map(Math.round) }));
   rows.push([c.label, pa, pb, added, quantile(a, 0.9), quantile(b, 0.9)]);
   overheads[c.label.split(" ")[0]] = added;
 }
