@@ -153,6 +153,30 @@ describe.skipIf(!pgServer)("the agent path on two instances (extension on A, age
     expect(await balance()).toBe(--expected);
   });
 
+  test("a tab the person shares just after a relayed call is reachable through B at once", async () => {
+    await onB.call("tabs"); // B has routed to A lately (the test above): its route may be cached
+    const second = await ext.context.newPage();
+    try {
+      await second.goto(site.url("/signup.html?second=1"));
+      await ext.clickAction(second);
+      const secondId = await ext.tabIdOf(second);
+      const secondPanel = await ext.openPanel(secondId);
+      await secondPanel.click('.tabs button[data-view="agent"]');
+      await secondPanel.check("#share-toggle");
+      const handle = `b1.${secondId}`;
+      // As soon as the person's share is recorded, B reaches the new tab (no stale route).
+      await expect.poll(async () => (structured(await onB.call("tabs")).tabs as { tab: string }[]).map((t) => t.tab), { timeout: 10_000 }).toContain(handle);
+      const r = await onB.call("snapshot", { tab: handle });
+      expect(r.isError, textOf(r)).toBeFalsy();
+      expect(textOf(r)).toMatch(/textbox.*"Email"/);
+      expect(await balance()).toBe(--expected);
+      await secondPanel.close();
+    } finally {
+      await second.close(); // the share is back to the one tab the later tests drive
+    }
+    await expect.poll(async () => (structured(await onB.call("tabs")).tabs as unknown[]).length, { timeout: 10_000 }).toBe(1);
+  });
+
   test("a session whose requests alternate between A and B is one session (ids, approvals, its end frees the tab)", async () => {
     let n = 0;
     const both = await agent(() => (n++ % 2 ? B.origin : A.origin), key);

@@ -10,7 +10,15 @@ import { BridgeBackend, type BridgeCalls, type BridgeOp, type BridgeOps, type Na
 import { navigateCheck, type NavigationPolicy } from "../bridge/navigate.js";
 import { handleOf, noTab, notConnected, type BridgeHub, type PresenceHooks, type PresenceInfo } from "../bridge/hub.js";
 import type { Bridge } from "../bridge/index.js";
-import type { Directory } from "./directory.js";
+import type { Directory, PresenceRow } from "./directory.js";
+
+/**
+ * How long a call may route by the presence rows an earlier call read. A relayed call would
+ * otherwise pay a PostgreSQL round trip (a join over pg_locks) before its hop; a row that is
+ * out of date costs nothing worse than today's race: a tab not in it is looked up afresh, and
+ * a holder that no longer holds the tab answers so itself.
+ */
+const ROUTE_TTL_MS = 1_000;
 import type { Relay } from "./relay.js";
 
 export class ClusterBridge implements Bridge, BridgeCalls {
@@ -18,6 +26,8 @@ export class ClusterBridge implements Bridge, BridgeCalls {
   private readonly remote = new Map<string, Set<string>>();
 
   private readonly navigate: NavigateCheck;
+  /** Account → the other instances' presence rows as a call last read them (ROUTE_TTL_MS). */
+  private readonly routes = new Map<string, { at: number; rows: PresenceRow[] }>();
 
   constructor(
     readonly hub: BridgeHub,
@@ -66,17 +76,30 @@ export class ClusterBridge implements Bridge, BridgeCalls {
   ): Promise<BridgeOps[K]["result"]> {
     if (this.hub.holds(accountId, handle)) return this.hub.call(accountId, sessionId, handle, op, args, hooks);
     const dot = handle.indexOf(".");
-    const rows = (await this.directory.extensions(accountId)).filter((r) => r.instance !== this.directory.instance);
-    const row = dot > 0 ? rows.find((r) => r.prefix === handle.slice(0, dot)) : undefined;
+    const holder = (rows: PresenceRow[]) => {
+      const row = dot > 0 ? rows.find((r) => r.prefix === handle.slice(0, dot)) : undefined;
+      return row?.tabs.some((t) => t.tab === handle.slice(dot + 1)) ? row : undefined;
+    };
+    let rows = this.routes.get(accountId);
+    let row = rows && performance.now() - rows.at < ROUTE_TTL_MS ? holder(rows.rows) : undefined;
     if (!row) {
-      if (!rows.length && !this.hub.connected(accountId)) throw notConnected();
+      rows = { at: performance.now(), rows: (await this.directory.extensions(accountId)).filter((r) => r.instance !== this.directory.instance) };
+      this.routes.set(accountId, rows);
+      row = holder(rows.rows);
+    }
+    if (!row) {
+      if (!rows!.rows.length && !this.hub.connected(accountId)) throw notConnected();
       throw noTab(handle);
     }
-    if (!row.tabs.some((t) => t.tab === handle.slice(dot + 1))) throw noTab(handle);
     let peers = this.remote.get(sessionId);
     if (!peers) this.remote.set(sessionId, (peers = new Set()));
     peers.add(row.url);
-    return (await this.relay.call(row.url, { account: accountId, session: sessionId, handle, op, args }, hooks)) as BridgeOps[K]["result"];
+    try {
+      return (await this.relay.call(row.url, { account: accountId, session: sessionId, handle, op, args }, hooks)) as BridgeOps[K]["result"];
+    } catch (err) {
+      this.routes.delete(accountId); // the holder went away or let the tab go: read afresh next time
+      throw err;
+    }
   }
 }
 
