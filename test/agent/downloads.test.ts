@@ -1,14 +1,20 @@
-// Downloads (issue 33) on the headless backend: a real MCP client over stdio (`sightline mcp
-// --headless`) downloads an invoice from a fixture billing site. The file must be in the
-// download folder with the site's bytes, the answer must name it and its size, it is never
-// made executable, a name the site gives cannot leave the folder, and without a folder nothing
-// is kept and the answer says so.
+// Downloads (issue 33). Headless: a real MCP client over stdio (`sightline mcp --headless`)
+// downloads an invoice from a fixture billing site; the file must be in the download folder with
+// the site's bytes, the answer must name it and its size, it is never made executable, a name the
+// site gives cannot leave the folder, and without a folder nothing is kept and the answer says
+// so. The person's tab: real Chromium with the built extension, the real server and an MCP
+// client on POST /mcp; the click is sensitive (the person approves it on the panel's card) and
+// the answer names the file Chrome downloaded.
 import { mkdtemp, readdir, readFile, rm, stat } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { idOf, stdioClient, textOf, type McpClient } from "./mcp-client.js";
+import type { Page } from "playwright-core";
+import { observeConfig } from "../../server/src/observe/index.js";
+import { startSightline, type Sightline } from "../support/sightline-server.js";
+import { launchWithExtension, saveBackendSettings, type ExtensionBrowser } from "../extension/harness.js";
+import { httpClient, idOf, stdioClient, textOf, type McpClient } from "./mcp-client.js";
 import { serveAgentSite, type AgentSite } from "./site.js";
 
 const FILES = fileURLToPath(new URL("./fixtures/tasks/files/", import.meta.url));
@@ -93,5 +99,53 @@ describe("downloads on the headless backend", () => {
     } finally {
       await off.close();
     }
+  });
+});
+
+describe("downloads on the person's tab", () => {
+  let sl: Sightline;
+  let ext: ExtensionBrowser;
+  let page: Page;
+  let panel: Page;
+  let client: McpClient;
+  let into: string;
+
+  beforeAll(async () => {
+    into = join(root, "person");
+    [sl, ext] = await Promise.all([startSightline({ config: { observe: observeConfig({ allowPrivateHosts: "127.0.0.1" }) } }), launchWithExtension()]);
+    // Playwright names downloads by GUID in a folder of its own; a person's Chrome keeps the
+    // site's name, as "allow" does, here in a folder of the test's.
+    const cdp = await ext.context.browser()!.newBrowserCDPSession();
+    await cdp.send("Browser.setDownloadBehavior", { behavior: "allow", downloadPath: into, eventsEnabled: true });
+    const key = await sl.createKey(100);
+    page = ext.context.pages()[0] ?? (await ext.context.newPage());
+    await page.goto(site.url("/tasks/billing.html"));
+    await ext.clickAction(page);
+    panel = await ext.openPanel(await ext.tabIdOf(page));
+    await saveBackendSettings(panel, sl.origin, key);
+    await panel.check("#share-toggle");
+    await panel.waitForSelector(`#agent-conn[data-status="connected"]`, { timeout: 20_000 });
+    client = await httpClient(sl.origin, key);
+  });
+
+  afterAll(async () => {
+    await client?.close();
+    await ext?.close();
+    await sl?.close();
+  });
+
+  it("download the invoice: the person approves a sensitive click, and the answer names the file and its size", async () => {
+    const want = await readFile(join(FILES, "invoice-7.pdf"));
+    const text = textOf(await client.call("snapshot", { goal: "download the invoice" }));
+    const clicked = client.call("click", { id: idOf(text, /"Download invoice 7"/) });
+    const card = panel.locator(".approval").first();
+    await card.waitFor({ timeout: 20_000 });
+    expect(await card.locator(".approval-summary").textContent()).toMatch(/^Click 'Download invoice 7' \[\d+\], a sensitive action: it downloads a file/);
+    await card.locator("button.approve").click();
+    const click = await clicked;
+    expect(click.isError, textOf(click)).toBeFalsy();
+    expect(structured(click).downloads).toEqual([{ file: "invoice-7.pdf", url: site.url("/tasks/files/invoice-7.pdf"), state: "saved", size: want.length }]);
+    expect(textOf(click)).toContain(`downloaded "invoice-7.pdf" (${want.length} B) (saved, not opened)`);
+    expect(await readFile(join(into, "invoice-7.pdf"))).toEqual(want);
   });
 });
