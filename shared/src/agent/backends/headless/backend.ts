@@ -18,6 +18,7 @@ import { SightlineWorld } from "../../../playwright/world.js";
 import { TabDialogs } from "./dialogs.js";
 import { performUpload, uploadFile } from "./files.js";
 import { TabDownloads } from "./downloads.js";
+import { CrossFrames } from "./frames.js";
 
 /** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
 const READ = "(o) => globalThis.sightline.read(o)";
@@ -51,6 +52,8 @@ interface Tab {
   dialogs: TabDialogs;
   /** Its downloads: saved into the download folder, or refused (./downloads.ts). */
   downloads: TabDownloads;
+  /** Its cross-origin frames: collected and acted on in worlds of their own (./frames.ts). */
+  frames: CrossFrames;
   /** The title last read (a page blocked by a dialog cannot be asked). */
   title: string;
 }
@@ -96,7 +99,10 @@ export class HeadlessBackend implements AgentBackend {
 
   private adopt(page: Page): Tab {
     for (const t of this.tabsByHandle.values()) if (t.page === page) return t;
-    const tab: Tab = { handle: `h${this.next++}`, page, driver: new PlaywrightDriver(page), dialogs: new TabDialogs(page), downloads: new TabDownloads(page, this.opts.downloadDir ?? (process.env.SIGHTLINE_DOWNLOAD_DIR || undefined)), title: "" };
+    const driver = new PlaywrightDriver(page);
+    const frames = new CrossFrames(page, (world, name, args) => driver.callIn(world, name, args));
+    driver.router = frames;
+    const tab: Tab = { handle: `h${this.next++}`, page, driver, frames, dialogs: new TabDialogs(page), downloads: new TabDownloads(page, this.opts.downloadDir ?? (process.env.SIGHTLINE_DOWNLOAD_DIR || undefined)), title: "" };
     this.tabsByHandle.set(tab.handle, tab);
     // A page the agent's page opened becomes the one it works in, as a person would see it.
     if (this.current !== null) this.current = tab.handle;
@@ -126,9 +132,10 @@ export class HeadlessBackend implements AgentBackend {
   }
 
   capture(handle: string, opts: CaptureOptions = {}): Promise<SnapshotRequest> {
-    const { page, dialogs } = this.tab(handle);
+    // Cross-origin frames are collected in worlds of their own and joined in (./frames.ts).
+    const { page, dialogs, frames } = this.tab(handle);
     const collector = { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}), ...(opts.summary ? SUMMARY : {}) };
-    return dialogs.guard(() => collectPage(page, { collector }));
+    return dialogs.guard(async () => frames.merge(await collectPage(page, { collector }), collector));
   }
 
   async read(handle: string): Promise<ReadPage> {
