@@ -22,6 +22,9 @@ import type { CallRouter } from "./driver.js";
 export const FRAME_ID_BASE = 100_000;
 
 const COLLECT = "(o) => globalThis.sightline.collectJSON(o)";
+/** Cross-origin frames read per capture (a page of ad frames is not collected a dozen times over). */
+const MAX_FRAMES = 8;
+const MIN_SIDE = 20;
 
 interface Box {
   id: number;
@@ -115,7 +118,7 @@ export class CrossFrames implements CallRouter {
   async merge(req: SnapshotRequest, collector: Record<string, unknown>): Promise<SnapshotRequest> {
     const empty = req.raw_elements.filter((e) => (e.attributes as Record<string, unknown> | undefined)?.frame === "cross-origin");
     if (!empty.length) return req;
-    const frames = this.crossFrames();
+    const frames = this.crossFrames().slice(0, MAX_FRAMES);
     if (!frames.length) return req;
     const boxes = await this.boxes(null);
     await Promise.all(
@@ -124,7 +127,8 @@ export class CrossFrames implements CallRouter {
           .frameElement()
           .then((h) => h.boundingBox())
           .catch(() => null);
-        if (!fb) return;
+        // A frame too small to hold a control (a tracking pixel, a hidden ad slot) is not read.
+        if (!fb || fb.width < MIN_SIDE || fb.height < MIN_SIDE) return;
         const box = boxes.find((b) => Math.abs(b.bx - fb.x) < 2 && Math.abs(b.by - fb.y) < 2 && Math.abs(b.bw - fb.width) < 2 && Math.abs(b.bh - fb.height) < 2);
         const raw = box && empty.find((e) => e.id === box.id);
         if (!box || !raw) return;
