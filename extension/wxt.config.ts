@@ -26,8 +26,10 @@ export default defineConfig({
     // clicks and typing for agents, attached only to tabs the person shared, once they let an
     // agent act (Chromium cannot request it at run time: it is not an optional permission).
     // webNavigation: which tab a shared page opened (onCreatedNavigationTarget), so only those
-    // join the share, never a tab the person opened beside it.
-    permissions: ["activeTab", "scripting", "storage", "alarms", "webNavigation", ...(browser === "firefox" ? [] : ["sidePanel", "debugger"])],
+    // join the share, never a tab the person opened beside it. downloads: the answer of an
+    // agent's action that downloaded a file names it and its size (chrome.downloads events; the
+    // browser downloads as it always does and opens nothing).
+    permissions: ["activeTab", "scripting", "storage", "alarms", "webNavigation", "downloads", ...(browser === "firefox" ? [] : ["sidePanel", "debugger"])],
     optional_host_permissions: ["http://*/*", "https://*/*"],
     action: { default_title: "Open Sightline" },
     // Only the collector, the overlay and the page agent are injected, by the extension itself.

@@ -5,6 +5,7 @@ import {
   assessAction,
   isAgentError,
   isSecretTarget,
+  likelyDownload,
   loggableAction,
   type AgentAction,
   type Decision,
@@ -23,6 +24,7 @@ import type { Mode } from "./mode.js";
 import type { PendingApproval } from "./state.js";
 // issue 33: dialogs, pointer input, fill_form cards (./tools.ts).
 import { needsDebugger, performOnTab, refuseWhileDialog, riskExtras, watchDialogs } from "./tools.js";
+import { watchDownloads } from "./downloads.js"; // issue 33: the answer names what the action downloaded
 
 export interface ActDeps {
   readonly typed: SecretValues;
@@ -105,6 +107,7 @@ export async function act(
     }
   }
   const summary = performed === action ? risk.summary : assessAction(performed, { pageUrl, target, facts, ...extras }).summary;
+  const downloads = watchDownloads(pageUrl, likelyDownload(facts));
   try {
     // Trusted input needs the debugger, attached to this shared tab on first use.
     if (needsInput(performed)) {
@@ -113,7 +116,9 @@ export async function act(
       });
       await watchDialogs(tabId);
     }
-    const result = await performOnTab(tabId, driver, performed); // a dialog never hangs it
+    const performedResult = await performOnTab(tabId, driver, performed); // a dialog never hangs it
+    const files = await downloads.done();
+    const result = files.length ? { ...performedResult, downloads: files } : performedResult;
     log.record({ ...base, summary, action: performed, decision, outcome: result.outcome, urlAfter: result.url });
     // A dialog blocks the page: nothing can be captured until the agent answers it.
     if (!args.capture || result.dialog) return { ...result, decision };
@@ -121,6 +126,7 @@ export async function act(
     const capture = await capturePage(tabId).catch(() => null);
     return { ...result, decision, capture };
   } catch (err) {
+    void downloads.done().catch(() => undefined);
     const msg = typed.scrub(isAgentError(err) ? err.message : explainTabError(err));
     log.record({ ...base, summary, action: performed, decision, error: msg });
     throw err;

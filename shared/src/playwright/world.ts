@@ -21,7 +21,7 @@
 // CDP evaluation is not subject to the page's CSP and runs with the page's JavaScript disabled
 // (javaScriptEnabled: false; timers do not fire there, as in the main world). Cost: one CDP
 // session per page, also used for typing; one round trip per call, two more for a new document.
-import type { CDPSession, Page } from "playwright-core";
+import type { CDPSession, Frame, Page } from "playwright-core";
 
 /** The world's name (what DevTools shows in its context list). */
 export const WORLD_NAME = "__sightline_world__";
@@ -49,7 +49,12 @@ const GONE = /Cannot find context with specified id|No frame with given id|No fr
 /** The page navigated while a call ran: the message Playwright gives, which callers retry on. */
 const DESTROYED = /context was destroyed|Inspected target navigated|Execution context was destroyed/i;
 
-const worlds = new WeakMap<Page, SightlineWorld>();
+const worlds = new WeakMap<Page | Frame, SightlineWorld>();
+
+interface FrameTree {
+  frame: { id: string; url: string; name?: string };
+  childFrames?: FrameTree[];
+}
 
 export class SightlineWorld {
   private session: Promise<CDPSession> | null = null;
@@ -58,7 +63,11 @@ export class SightlineWorld {
   /** What `current` resolved to. */
   private live: Context | null = null;
 
-  private constructor(readonly page: Page) {}
+  /** `frame`: a child frame this world is made in (cross-origin frames, issue 33); else the page's main frame. */
+  private constructor(
+    readonly page: Page,
+    private readonly frame: Frame | null = null,
+  ) {}
 
   /** The page's world (one per page, so every helper shares its session and its injections). */
   static of(page: Page): SightlineWorld {
@@ -67,17 +76,50 @@ export class SightlineWorld {
     return w;
   }
 
-  /** The page's CDP session (Chromium only), opened once. */
+  /**
+   * The world of a child frame whose document the top one cannot reach (another origin). An
+   * out-of-process frame (another site) has a CDP session of its own; a frame of another origin
+   * on the same site shares the page's session and is found in its frame tree by URL and name.
+   */
+  static ofFrame(frame: Frame): SightlineWorld {
+    let w = worlds.get(frame);
+    if (!w) worlds.set(frame, (w = new SightlineWorld(frame.page(), frame)));
+    return w;
+  }
+
+  /** The page's CDP session (Chromium only), opened once; a child frame's own, when it has one. */
   cdp(): Promise<CDPSession> {
-    this.session ??= this.page
-      .context()
-      .newCDPSession(this.page)
-      .catch((err: unknown) => {
-        this.session = null;
-        const msg = err instanceof Error ? err.message : String(err);
-        throw new Error(/only available in Chromium|not supported/i.test(msg) ? "Sightline runs its code in an isolated world made over CDP: it needs a Chromium page" : msg);
-      });
+    this.session ??= this.openSession().catch((err: unknown) => {
+      this.session = null;
+      const msg = err instanceof Error ? err.message : String(err);
+      throw new Error(/only available in Chromium|not supported/i.test(msg) ? "Sightline runs its code in an isolated world made over CDP: it needs a Chromium page" : msg);
+    });
     return this.session;
+  }
+
+  private async openSession(): Promise<CDPSession> {
+    const context = this.page.context();
+    if (!this.frame) return context.newCDPSession(this.page);
+    try {
+      return await context.newCDPSession(this.frame);
+    } catch {
+      // Not out of process: the page's session, and the frame's id from its frame tree.
+      const cdp = await context.newCDPSession(this.page);
+      const { frameTree } = (await cdp.send("Page.getFrameTree")) as { frameTree: FrameTree };
+      const url = this.frame.url();
+      const name = this.frame.name();
+      const find = (t: FrameTree): string | null => {
+        for (const c of t.childFrames ?? []) {
+          if (c.frame.url === url && (c.frame.name ?? "") === name) return c.frame.id;
+          const deeper = find(c);
+          if (deeper) return deeper;
+        }
+        return null;
+      };
+      this.frameId = find(frameTree);
+      if (!this.frameId) throw new Error(`Sightline: frame ${url} is not in the page's frame tree`);
+      return cdp;
+    }
   }
 
   /** Injects `scripts` into the world of the current document (each once per document). */
@@ -137,7 +179,7 @@ export class SightlineWorld {
         return { id: made.executionContextId, injected: new Map() };
       } catch (err) {
         // The main frame was replaced (a prerendered page, a process swap): ask again once.
-        if (attempt > 0 || !GONE.test(String(err))) throw err;
+        if (attempt > 0 || !GONE.test(String(err)) || this.frame) throw err;
         this.frameId = null;
       }
     }

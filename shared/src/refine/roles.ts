@@ -170,6 +170,10 @@ export function deriveRole(tag: string, a: Attrs, flag: boolean, cursorPointer: 
   }
   if (role === null) role = implicit;
   if (role === "image") role = "img";
+  // A form control is never generic in Chromium's tree: a collector that computed "generic" for
+  // an input its library gives no role (a file input, listed as generic[file]) is overruled by
+  // the input type (a file input is a button, named by its label).
+  if (role === "generic" && tag === "input" && inputType !== "hidden") role = implicit;
 
   const clickableByRole = CLICKABLE_ROLES.has(role) || (tag === "input" && inputType !== "hidden" && CLICKABLE_ROLES.has(implicit));
   const clickable = clickableByRole || href !== null || flag || cursorPointer;

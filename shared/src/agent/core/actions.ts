@@ -73,6 +73,26 @@ export interface ActionResult {
   dialog?: DialogInfo;
   /** Tabs the action opened (a target=_blank link, window.open): they joined the agent's tabs. */
   opened?: { tab: string; url: string }[];
+  /** Files the action downloaded (a link with `download`, an attachment response): never opened or run. */
+  downloads?: DownloadInfo[];
+}
+
+/**
+ * A download an action started. Headless: kept in the download folder (SIGHTLINE_DOWNLOAD_DIR)
+ * or, with none, not kept ("off"); the person's tab: in the browser's own downloads.
+ */
+export interface DownloadInfo {
+  /** The file's name (as the site suggested it, without any folder part). */
+  file: string;
+  /** Where it came from. */
+  url: string;
+  /** Bytes, once known. */
+  size?: number;
+  /** saved: complete, at `path`; off: no download folder, not kept; failed: see `error`; in_progress: still arriving. */
+  state: "saved" | "off" | "failed" | "in_progress";
+  /** Where it was saved (headless: inside the download folder; the person's tab: where the browser put it). */
+  path?: string;
+  error?: string;
 }
 
 /** The element an action is aimed at, as the agent saw it (for approvals and the log). */

@@ -7,4 +7,4 @@ export * from "./errors.js";
 export * from "./policy.js";
 export * from "./activity.js";
 export * from "./secrets.js";
-export { fieldIsSecret, fieldLine, isToolAction, loggableFields, type ToolAction } from "./policy-tools.js";
+export { fieldIsSecret, fieldLine, isToolAction, loggableFields, sizeText, type ToolAction } from "./policy-tools.js";

@@ -94,6 +94,27 @@ function opensPage(href: string, pageUrl: string): boolean {
   return !(here && bare(here) === bare(to) && href.includes("#"));
 }
 
+/** File types a browser saves rather than shows (archives, installers, office files, PDFs, data). */
+const DOWNLOAD_TYPES = /\.(pdf|zip|gz|tgz|bz2|xz|7z|rar|tar|exe|msi|dmg|pkg|deb|rpm|apk|iso|img|bin|jar|csv|tsv|xls|xlsx|doc|docx|ppt|pptx|odt|ods|odp|rtf|epub|ics|vcf)$/i;
+
+/**
+ * A click is judged likely to download (issue 33) when its link says so (the `download`
+ * attribute) or leads to a file of a type browsers save: the person is asked before a file
+ * lands on their machine. A download no markup announces (an attachment response) is only
+ * known after: the action's answer names it.
+ */
+export function likelyDownload(facts: TargetFacts | null): boolean {
+  if (!facts) return false;
+  if (facts.download) return true;
+  if (!facts.href) return false;
+  try {
+    const u = new URL(facts.href);
+    return (u.protocol === "http:" || u.protocol === "https:") && DOWNLOAD_TYPES.test(u.pathname);
+  } catch {
+    return false;
+  }
+}
+
 function formWords(facts: TargetFacts | null): string {
   const f = facts?.form;
   return f ? `${f.name} ${f.action} ${f.submitLabel}` : "";
@@ -138,9 +159,10 @@ export function assessAction(action: AgentAction, ctx: RiskContext): RiskAssessm
     case "click": {
       summary = `Click ${name ? quote(name) : "element"} [${action.id}]`;
       if (secretTarget) reasons.push("it is a secret field (a password, one-time code, PIN or card)");
-      if (facts?.download) reasons.push("it downloads a file");
+      const downloads = likelyDownload(facts);
+      if (downloads) reasons.push("it downloads a file");
       const submits = !!facts?.submits;
-      const page = facts?.href && !facts.download ? opensPage(facts.href, ctx.pageUrl) : false;
+      const page = facts?.href && !downloads ? opensPage(facts.href, ctx.pageUrl) : false;
       if (submits && (SENSITIVE_WORDS.test(name) || SENSITIVE_WORDS.test(formWords(facts)))) reasons.push(`it submits ${formName(facts)}`);
       // A button's words are what it does; a link that opens a page is a way to that page,
       // whatever its words: a same-site 'Checkout' link opens the checkout page, and what buys

@@ -2,6 +2,7 @@
 // <select> options, form submission and scrolling.
 import type { SelectResult } from "../perform/page-calls.js";
 import { located } from "./locate.js";
+import { deepActive, isHTMLElement, isInput, isSelect, isTextArea } from "./dom.js";
 
 export function domClick(): boolean {
   const t = located();
@@ -14,9 +15,14 @@ export function focus(args: { select: boolean }): boolean {
   const t = located() as HTMLElement | null;
   if (!t) return false;
   const doc = t.ownerDocument;
-  if (!(doc.activeElement === t || t.contains(doc.activeElement))) t.focus();
+  // Inside an open shadow root the document's activeElement is the host: look through it.
+  const has = () => {
+    const a = deepActive(doc);
+    return a === t || t.contains(a);
+  };
+  if (!has()) t.focus();
   if (args.select) {
-    if (t instanceof HTMLInputElement || t instanceof HTMLTextAreaElement) t.select();
+    if (isInput(t) || isTextArea(t)) t.select();
     else if (t.isContentEditable) {
       const range = doc.createRange();
       range.selectNodeContents(t);
@@ -25,14 +31,14 @@ export function focus(args: { select: boolean }): boolean {
       sel?.addRange(range);
     }
   }
-  return doc.activeElement === t || t.contains(doc.activeElement);
+  return has();
 }
 
 const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
 
 export function selectOption(args: { value: string }): SelectResult {
   const t = located();
-  const select = t instanceof HTMLSelectElement ? t : t?.querySelector("select") ?? null;
+  const select = isSelect(t) ? t : t?.querySelector("select") ?? null;
   if (!select) return { ok: false, options: [], chosen: null };
   const want = norm(args.value);
   const options = Array.from(select.options);
@@ -55,7 +61,7 @@ export function selectOption(args: { value: string }): SelectResult {
 
 export function submitForm(): boolean {
   const t = located();
-  const form = t instanceof HTMLElement ? (t as HTMLInputElement).form ?? t.closest("form") : null;
+  const form = isHTMLElement(t) ? (t as HTMLInputElement).form ?? t.closest("form") : null;
   if (!form) return false;
   form.requestSubmit();
   return true;

@@ -5,6 +5,7 @@ import type { FormFacts, TargetFacts } from "../perform/page-calls.js";
 import { SecretValues } from "../core/secrets.js";
 import { isSecretElement, secretValuesIn } from "../../collector/privacy.js";
 import { elementById } from "./locate.js";
+import { isButton, isForm, isInput, isSelect, isTextArea } from "./dom.js";
 
 const clean = (s: string | null | undefined) => (s ?? "").replace(/\s+/g, " ").trim();
 
@@ -23,8 +24,8 @@ function labelOf(el: Element): string {
 }
 
 function submitsForm(el: Element): boolean {
-  if (el instanceof HTMLButtonElement) return !!el.form && (el.type || "submit") === "submit";
-  if (el instanceof HTMLInputElement) {
+  if (isButton(el)) return !!el.form && (el.type || "submit") === "submit";
+  if (isInput(el)) {
     if (el.type === "submit" || el.type === "image") return !!el.form;
     return false;
   }
@@ -47,18 +48,18 @@ function formFacts(form: HTMLFormElement): FormFacts {
   const secrets = new SecretValues();
   for (const v of secretValuesIn(form)) secrets.add(v);
   for (const el of Array.from(form.elements)) {
-    if (!(el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement)) continue;
+    if (!(isInput(el) || isSelect(el) || isTextArea(el))) continue;
     if (!el.name || el.disabled) continue;
-    if (el instanceof HTMLInputElement) {
+    if (isInput(el)) {
       if (["submit", "button", "reset", "image", "file", "hidden"].includes(el.type)) continue;
       if ((el.type === "checkbox" || el.type === "radio") && !el.checked) continue;
     }
     const secret = isSecretElement(el);
-    const value = el instanceof HTMLSelectElement ? clean(el.selectedOptions[0]?.text ?? el.value) : el.value;
+    const value = isSelect(el) ? clean(el.selectedOptions[0]?.text ?? el.value) : el.value;
     fields.push({ label: labelOf(el) || el.name, value: secret ? (value ? "•".repeat(8) : "") : secrets.scrub(value).slice(0, 200), secret });
     if (fields.length >= 30) break;
   }
-  const submitLabel = submit ? clean(submit instanceof HTMLInputElement ? submit.value : submit.textContent) : "";
+  const submitLabel = submit ? clean(isInput(submit) ? submit.value : submit.textContent) : "";
   return { name, action, submitLabel, fields };
 }
 
@@ -69,12 +70,12 @@ export function describe(args: { id: number }): TargetFacts | null {
   const anchor = el.closest("a");
   return {
     tag: el.tagName.toLowerCase(),
-    inputType: el instanceof HTMLInputElement ? el.type : null,
-    autocomplete: el instanceof HTMLInputElement ? (el.autocomplete || "").toLowerCase() : "",
+    inputType: isInput(el) ? el.type : null,
+    autocomplete: isInput(el) ? (el.autocomplete || "").toLowerCase() : "",
     secret: isSecretElement(el),
     submits: submitsForm(el),
     download: !!anchor?.hasAttribute("download"),
     href: anchor?.href || null,
-    form: form instanceof HTMLFormElement ? formFacts(form) : null,
+    form: isForm(form) ? formFacts(form) : null,
   };
 }

@@ -1,5 +1,6 @@
 // Finding the node behind a collector id, and the point where a person would click it.
 import type { LocateArgs, TargetPoint } from "../perform/page-calls.js";
+import { isInput, isTextArea } from "./dom.js";
 
 type CollectorGlobal = { __sightlineCollectorState__?: { ids: WeakMap<Node, number> } };
 
@@ -44,8 +45,8 @@ export function elementById(id: number): Element | null {
 }
 
 function editableOf(el: Element): boolean {
-  if (el instanceof HTMLTextAreaElement) return !el.readOnly && !el.disabled;
-  if (el instanceof HTMLInputElement) {
+  if (isTextArea(el)) return !el.readOnly && !el.disabled;
+  if (isInput(el)) {
     const textual = ["", "text", "search", "email", "url", "tel", "password", "number", "date", "time", "datetime-local", "month", "week"];
     return textual.includes(el.type) && !el.readOnly && !el.disabled;
   }
@@ -82,7 +83,7 @@ export function locate(args: LocateArgs): TargetPoint {
     y: oy + ly,
     hits,
     tag: el.tagName.toLowerCase(),
-    inputType: el instanceof HTMLInputElement ? el.type : null,
+    inputType: isInput(el) ? el.type : null,
     editable: editableOf(el),
   };
 }

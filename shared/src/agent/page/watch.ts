@@ -10,6 +10,22 @@ interface Watch {
 
 let current: Watch | null = null;
 
+/** The documents of same-origin frames, nested ones too (up to the collector's depth of 4). */
+function frameDocuments(doc: Document, depth = 0): Document[] {
+  if (depth >= 4) return [];
+  const out: Document[] = [];
+  for (const f of Array.from(doc.querySelectorAll("iframe, frame"))) {
+    let d: Document | null = null;
+    try {
+      d = (f as HTMLIFrameElement).contentDocument;
+    } catch {
+      d = null; // another origin: its own world watches it (backends/headless/frames.ts)
+    }
+    if (d) out.push(d, ...frameDocuments(d, depth + 1));
+  }
+  return out;
+}
+
 export function watchStart(): string {
   current?.stop();
   const w: Watch = { token: Math.random().toString(36).slice(2), count: 0, last: performance.now(), stop: () => undefined };
@@ -21,13 +37,19 @@ export function watchStart(): string {
     w.count += records.length;
     w.last = performance.now();
   });
-  mo.observe(document.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
-  document.addEventListener("input", bump, true);
-  document.addEventListener("change", bump, true);
+  // The document and its same-origin frames' (an action on a frame's form changes the frame).
+  const docs = [document, ...frameDocuments(document)];
+  for (const doc of docs) {
+    if (doc.documentElement) mo.observe(doc.documentElement, { subtree: true, childList: true, attributes: true, characterData: true });
+    doc.addEventListener("input", bump, true);
+    doc.addEventListener("change", bump, true);
+  }
   w.stop = () => {
     mo.disconnect();
-    document.removeEventListener("input", bump, true);
-    document.removeEventListener("change", bump, true);
+    for (const doc of docs) {
+      doc.removeEventListener("input", bump, true);
+      doc.removeEventListener("change", bump, true);
+    }
   };
   current = w;
   return w.token;

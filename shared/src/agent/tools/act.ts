@@ -1,7 +1,8 @@
 // The acting tools: each performs one action on an element (or the focused one) and answers its
 // outcome and a few lines of what changed (answerText), never the whole page.
 import { z } from "zod";
-import type { AgentAction, DialogInfo } from "../core/actions.js";
+import type { AgentAction, DialogInfo, DownloadInfo } from "../core/actions.js";
+import { sizeText } from "../core/policy-tools.js";
 import { AgentError } from "../core/errors.js";
 import type { ActAnswer, AgentSession } from "../session/session.js";
 import type { CallHooks } from "../session/backend.js";
@@ -20,10 +21,26 @@ export function dialogLines(d: DialogInfo): string[] {
   ];
 }
 
+/** The line that tells the agent what a download did (the file is never opened). */
+export function downloadLine(d: DownloadInfo): string {
+  const what = `${JSON.stringify(d.file)}${d.size !== undefined ? ` (${sizeText(d.size)})` : ""}`;
+  switch (d.state) {
+    case "saved":
+      return `downloaded ${what}${d.path ? ` to ${d.path}` : ""} (saved, not opened)`;
+    case "in_progress":
+      return `downloading ${what}: still arriving`;
+    case "off":
+      return `the page started a download of ${what}; it was not kept: downloads are off (start the server with SIGHTLINE_DOWNLOAD_DIR set to a folder for them)`;
+    case "failed":
+      return `the download of ${what} failed${d.error ? `: ${d.error}` : ""}`;
+  }
+}
+
 /** "outcome · url", then the new page's first lines after a navigation, else the diff lines. */
 export function answerText(a: ActAnswer): string {
   const lines = [`${a.outcome} · ${a.url}`];
   if (a.dialog) lines.push(...dialogLines(a.dialog));
+  for (const d of a.downloads ?? []) lines.push(downloadLine(d));
   for (const t of a.opened ?? []) lines.push(`opened a new tab ${t.tab} ${t.url}: it is now the active tab (snapshot it, or pass tab)`);
   if (a.page) lines.push(a.page);
   else lines.push(...a.changes);

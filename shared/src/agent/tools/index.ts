@@ -19,5 +19,5 @@ export const TOOLS: readonly ToolDefinition[] = [
 
 export { defineTool, type ToolAnswer, type ToolContext, type ToolDefinition } from "./define.js";
 export { API_PRICES, LOCAL_PRICES, REST_TWIN, priceNote, type PriceList } from "./prices.js";
-export { answerText, dialogLines } from "./act.js";
+export { answerText, dialogLines, downloadLine } from "./act.js";
 export { toolTable } from "./doc.js";

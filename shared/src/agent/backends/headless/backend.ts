@@ -17,6 +17,8 @@ import { checkAgentUrl, NavigationWatch } from "./egress.js";
 import { SightlineWorld } from "../../../playwright/world.js";
 import { TabDialogs } from "./dialogs.js";
 import { performUpload, uploadFile } from "./files.js";
+import { TabDownloads } from "./downloads.js";
+import { CrossFrames } from "./frames.js";
 
 /** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
 const READ = "(o) => globalThis.sightline.read(o)";
@@ -38,6 +40,8 @@ export interface HeadlessOptions {
   lookup?: Lookup;
   /** The only folder uploads may come from (default: SIGHTLINE_UPLOAD_DIR; unset: no uploads). */
   uploadDir?: string;
+  /** The folder downloads are saved into (default: SIGHTLINE_DOWNLOAD_DIR; unset: downloads are off, nothing is kept). */
+  downloadDir?: string;
 }
 
 interface Tab {
@@ -46,6 +50,10 @@ interface Tab {
   driver: PlaywrightDriver;
   /** Its JavaScript dialogs: kept open for the agent to answer (./dialogs.ts). */
   dialogs: TabDialogs;
+  /** Its downloads: saved into the download folder, or refused (./downloads.ts). */
+  downloads: TabDownloads;
+  /** Its cross-origin frames: collected and acted on in worlds of their own (./frames.ts). */
+  frames: CrossFrames;
   /** The title last read (a page blocked by a dialog cannot be asked). */
   title: string;
 }
@@ -91,7 +99,10 @@ export class HeadlessBackend implements AgentBackend {
 
   private adopt(page: Page): Tab {
     for (const t of this.tabsByHandle.values()) if (t.page === page) return t;
-    const tab: Tab = { handle: `h${this.next++}`, page, driver: new PlaywrightDriver(page), dialogs: new TabDialogs(page), title: "" };
+    const driver = new PlaywrightDriver(page);
+    const frames = new CrossFrames(page, (world, name, args) => driver.callIn(world, name, args));
+    driver.router = frames;
+    const tab: Tab = { handle: `h${this.next++}`, page, driver, frames, dialogs: new TabDialogs(page), downloads: new TabDownloads(page, this.opts.downloadDir ?? (process.env.SIGHTLINE_DOWNLOAD_DIR || undefined)), title: "" };
     this.tabsByHandle.set(tab.handle, tab);
     // A page the agent's page opened becomes the one it works in, as a person would see it.
     if (this.current !== null) this.current = tab.handle;
@@ -121,9 +132,10 @@ export class HeadlessBackend implements AgentBackend {
   }
 
   capture(handle: string, opts: CaptureOptions = {}): Promise<SnapshotRequest> {
-    const { page, dialogs } = this.tab(handle);
+    // Cross-origin frames are collected in worlds of their own and joined in (./frames.ts).
+    const { page, dialogs, frames } = this.tab(handle);
     const collector = { frames: true, ...(opts.textVisibility ? { textVisibility: true } : {}), ...(opts.summary ? SUMMARY : {}) };
-    return dialogs.guard(() => collectPage(page, { collector }));
+    return dialogs.guard(async () => frames.merge(await collectPage(page, { collector }), collector));
   }
 
   async read(handle: string): Promise<ReadPage> {
@@ -141,11 +153,16 @@ export class HeadlessBackend implements AgentBackend {
   }
 
   async act(handle: string, action: AgentAction): Promise<ActionResult> {
-    const { page, driver, dialogs } = this.tab(handle);
-    if (action.kind === "dialog") return dialogs.answer(action.accept, action.text, () => settleAfterDialog(driver));
+    const { page, driver, dialogs, downloads } = this.tab(handle);
+    const told = async (r: ActionResult): Promise<ActionResult> => {
+      // What the action downloaded (or what an earlier one was still downloading): named in the answer.
+      const files = await downloads.settle();
+      return files.length ? { ...r, downloads: files } : r;
+    };
+    if (action.kind === "dialog") return told(await dialogs.answer(action.accept, action.text, () => settleAfterDialog(driver)));
     dialogs.refuse();
     const before = new Set(this.tabsByHandle.keys());
-    const result = await this.actOn(handle, page, driver, dialogs, action);
+    const result = await told(await this.actOn(handle, page, driver, dialogs, action));
     // A page the action opened (target=_blank, window.open) joined the tabs: the answer names it.
     const opened = [...this.tabsByHandle.values()].filter((t) => !before.has(t.handle)).map((t) => ({ tab: t.handle, url: t.page.url() }));
     return opened.length ? { ...result, opened } : result;
@@ -169,7 +186,14 @@ export class HeadlessBackend implements AgentBackend {
       if (refused) throw refused;
       return result;
     } catch (err) {
-      throw watch.refusal() ?? err;
+      const refused = watch.refusal();
+      if (refused) throw refused;
+      // navigate to a file the server sends as an attachment: Chromium downloads it, the page stays.
+      if (action.kind === "navigate" && /Download is starting/i.test(String(err))) {
+        await this.tabsByHandle.get(handle)?.downloads.arrival(5_000);
+        return { outcome: "nothing_changed", url: page.url(), method: "browser", mutations: 0 };
+      }
+      throw err;
     } finally {
       watch.stop();
     }

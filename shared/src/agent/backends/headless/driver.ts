@@ -29,6 +29,11 @@ const NAVIGATION_WAIT_MS = 10_000;
 const AGENT_SCRIPTS: WorldScript[] = [collectorScript(), { key: "page-agent", source: pageAgentSource }];
 const AGENT_CALL = "(g, n, a) => globalThis[g][n](a)";
 
+/** Where a page call goes: the top document's world (`main`), or another one (a cross-origin frame's). */
+export interface CallRouter {
+  call<K extends PageCallName>(name: K, args: PageCallArgs<K>, main: <N extends PageCallName>(name: N, args: PageCallArgs<N>) => Promise<PageCallResult<N>>): Promise<PageCallResult<K>>;
+}
+
 export class PlaywrightDriver implements PageDriver {
   /** Main-frame navigations seen: documentId() is this count. */
   private navigations = 0;
@@ -50,8 +55,17 @@ export class PlaywrightDriver implements PageDriver {
     page.on("requestfinished", done);
   }
 
+  /** Sends calls about elements of cross-origin frames to their frame's world (./frames.ts). */
+  router: CallRouter | null = null;
+
   async call<K extends PageCallName>(name: K, args: PageCallArgs<K>): Promise<PageCallResult<K>> {
-    return this.world.call<PageCallResult<K>>(AGENT_CALL, [PAGE_AGENT_GLOBAL, name, args], AGENT_SCRIPTS);
+    const main = <N extends PageCallName>(n: N, a: PageCallArgs<N>) => this.callIn(this.world, n, a);
+    return this.router ? this.router.call(name, args, main) : main(name, args);
+  }
+
+  /** A page-agent call in `world` (the page's, or a frame's), the agent injected there first. */
+  callIn<K extends PageCallName>(world: SightlineWorld, name: K, args: PageCallArgs<K>): Promise<PageCallResult<K>> {
+    return world.call<PageCallResult<K>>(AGENT_CALL, [PAGE_AGENT_GLOBAL, name, args], AGENT_SCRIPTS);
   }
 
   /**
