@@ -20,6 +20,7 @@ import * as cdp from "./debugger.js";
 import { ExtensionDriver } from "./driver.js";
 import type { ActivityLog } from "./log.js";
 import type { Mode } from "./mode.js";
+import type { Sharing } from "./sharing.js";
 import type { PendingApproval } from "./state.js";
 // issue 33: dialogs, pointer input, fill_form cards (./tools.ts).
 import { needsDebugger, performOnTab, refuseWhileDialog, riskExtras, watchDialogs } from "./tools.js";
@@ -29,6 +30,8 @@ export interface ActDeps {
   readonly approvals: Approvals;
   readonly log: ActivityLog;
   readonly mode: Mode;
+  /** Tabs a page opened during the action: the answer names them (issue 33). */
+  readonly sharing: Sharing;
 }
 
 /** Actions that need trusted input (the debugger); the others use the page agent or chrome.tabs. */
@@ -62,10 +65,10 @@ export async function act(
       throw new AgentError("handed_back", "the person took over this tab and handed it back", { takenOver: true });
     }
   }
-  refuseWhileDialog(tabId, action); // a dialog blocks the page: only the dialog tool answers it
+  await refuseWhileDialog(tabId, action); // a dialog blocks the page: only the dialog tool answers it
   const facts = id !== null ? await driver.call("describe", { id }) : null;
   if (id !== null && !facts) throw staleError(id);
-  const extras = await riskExtras(tabId, driver, action); // the dialog, fill_form's fields, a file's size
+  const extras = await riskExtras(tabId, driver, action, args.file); // the dialog, fill_form's fields, a file's size
   for (const v of extras.secrets) typed.add(v);
   const origin = originOf(pageUrl);
   // The policy decides the tier and whether the person is asked (shared/src/agent/core/policy.ts).
@@ -113,7 +116,11 @@ export async function act(
       });
       await watchDialogs(tabId);
     }
-    const result = await performOnTab(tabId, driver, performed); // a dialog never hangs it
+    const since = Date.now();
+    const done = await performOnTab(tabId, driver, performed, args.file); // a dialog never hangs it
+    // A tab the page opened (a target=_blank link, window.open) joined the share: named in the answer.
+    const opened = deps.sharing.openedBy(tabId, since - 50);
+    const result = opened.length ? { ...done, opened } : done;
     log.record({ ...base, summary, action: performed, decision, outcome: result.outcome, urlAfter: result.url });
     // A dialog blocks the page: nothing can be captured until the agent answers it.
     if (!args.capture || result.dialog) return { ...result, decision };

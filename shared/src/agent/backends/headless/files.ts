@@ -48,7 +48,7 @@ async function interceptChoosers(page: Page): Promise<void> {
 }
 
 /** Clicks element `id` (a file input, or what opens one) and gives the chooser `file`. */
-export async function performUpload(page: Page, driver: PlaywrightDriver, id: number, file: string): Promise<ActionResult> {
+export async function performUpload(page: Page, driver: PlaywrightDriver, id: number, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<ActionResult> {
   const t = await driver.call("locate", { id });
   if (!t.found) throw new AgentError("stale", `element [${id}] is no longer on the page`, { id });
   await interceptChoosers(page);
