@@ -15,7 +15,7 @@ const CHOOSER_MS = 5_000;
 
 /** The file `path` names inside `dir` (relative to it, or absolute within it), checked to exist. */
 export async function uploadFile(dir: string | undefined, path: string): Promise<{ path: string; size: number }> {
-  if (!dir) throw new AgentError("bad_arguments", "uploads are off: start the server with SIGHTLINE_UPLOAD_DIR set to the folder the agent may upload from");
+  if (!dir) throw new AgentError("bad_arguments", "uploads are off: start the server with SIGHTLINE_UPLOAD_DIR set to the folder the agent may upload from, or send the file's bytes as content (base64)");
   const root = await realpath(dir).catch(() => {
     throw new AgentError("failed", `the upload folder ${dir} (SIGHTLINE_UPLOAD_DIR) does not exist`);
   });
