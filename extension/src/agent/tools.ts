@@ -1,8 +1,9 @@
 // The tools real tasks need (issue 33) on the person's tab, on the debugger's side: JavaScript
 // dialogs (seen with Page.javascriptDialogOpening, answered with Page.handleJavaScriptDialog),
 // trusted hover and drag (Input.dispatchMouseEvent; native drag and drop through
-// Input.setInterceptDrags / dispatchDragEvent), and what the approval card needs of a dialog or
-// a fill_form. The supervisor calls in here at a few marked hooks.
+// Input.setInterceptDrags / dispatchDragEvent), upload (the file chooser caught, the agent's
+// bytes made a File in the page), and what the approval card needs of a dialog, a fill_form or
+// a file. The supervisor calls in here at a few marked hooks.
 //
 // A dialog blocks the page's scripts, so everything that runs in the page (the page agent, the
 // collector) would hang behind it: an action that opens one answers outcome "dialog" at once, and
