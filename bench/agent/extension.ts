@@ -121,7 +121,7 @@ run.table({
 });
 
 // ---- 2. The supervised 10-step task ------------------------------------------------------------
-async function task(): Promise<{ asked: number; sensitive: number; steps: string[]; placed: boolean }> {
+async function task(fill = false): Promise<{ asked: number; sensitive: number; steps: string[]; placed: boolean; calls: number }> {
   const from = shown.length;
   const ordersBefore = orders.length;
   await page.goto(`${origin}/`);
@@ -133,7 +133,22 @@ async function task(): Promise<{ asked: number; sensitive: number; steps: string
     ["add Cinder Camera to cart", "click", (s) => ({ id: idOf(s, /button "Add Cinder Camera to cart"/) })],
     ["open Checkout", "click", (s) => ({ id: idOf(s, /link "Checkout"/) })],
   ];
-  for (const [, tool, args] of steps) await call(tool, args(shop));
+  let calls = 0;
+  if (fill) {
+    // fill_form (issue 33): the search, sort and filter in one call, one card.
+    const [search, sort, filter] = steps.map(([, , args]) => args(shop));
+    await call("fill_form", { fields: [{ id: search.id, value: search.text }, { id: sort.id, value: sort.value }, { id: filter.id, value: "true" }] });
+    calls++;
+    for (const [, tool, args] of steps.slice(3)) {
+      await call(tool, args(shop));
+      calls++;
+    }
+  } else {
+    for (const [, tool, args] of steps) {
+      await call(tool, args(shop));
+      calls++;
+    }
+  }
   const form = await snapshotText();
   const more: [string, string, (s: string) => Record<string, unknown>][] = [
     ["type name", "type", (s) => ({ id: idOf(s, /"Full name"/), text: "Alice Example" })],
@@ -142,16 +157,32 @@ async function task(): Promise<{ asked: number; sensitive: number; steps: string
     ["select country", "select", (s) => ({ id: idOf(s, /combobox "Country"/), value: "Germany" })],
     ["click Place order", "click", (s) => ({ id: idOf(s, /button "Place order"/) })],
   ];
-  for (const [, tool, args] of more) await call(tool, args(form));
+  if (fill) {
+    // The whole checkout form in one call, then the order: two cards, not five.
+    const fields = more.slice(0, 4).map(([, , args]) => {
+      const a = args(form);
+      return { id: a.id, value: a.text ?? a.value };
+    });
+    await call("fill_form", { fields });
+    await call("click", more[4][2](form));
+    calls += 2;
+  } else {
+    for (const [, tool, args] of more) {
+      await call(tool, args(form));
+      calls++;
+    }
+  }
   const cards = shown.slice(from);
-  return { asked: cards.length, sensitive: cards.filter((c) => c.tier === "sensitive").length, steps: cards.map((c) => `${c.tier}: ${c.summary}`), placed: orders.length === ordersBefore + 1 };
+  return { asked: cards.length, sensitive: cards.filter((c) => c.tier === "sensitive").length, steps: cards.map((c) => `${c.tier}: ${c.summary}`), placed: orders.length === ordersBefore + 1, calls };
 }
 await panel.uncheck("#allow-here");
 const defaults = await task();
+const filled = await task(true);
 await panel.check("#allow-here");
 const allowed = await task();
+const filledAllowed = await task(true);
 await panel.uncheck("#allow-here");
-for (const [label, r] of [["defaults", defaults], ["act runs on this site", allowed]] as const) {
+for (const [label, r] of [["defaults", defaults], ["act runs on this site", allowed], ["fill_form", filled], ["fill_form, act runs on this site", filledAllowed]] as const) {
   if (!r.placed) throw new Error(`${label}: the order did not reach the shop`);
   if (r.sensitive === 0) throw new Error(`${label}: the order step was not asked as sensitive`);
 }
@@ -162,8 +193,14 @@ run.table({
   rows: [
     ["defaults (act asks, sensitive asks)", 10, defaults.asked, defaults.sensitive, defaults.placed ? "yes" : "no"],
     ["act runs on this site", 10, allowed.asked, allowed.sensitive, allowed.placed ? "yes" : "no"],
+    [`fill_form (the search/sort/filter and the checkout form one call each), defaults`, filled.calls, filled.asked, filled.sensitive, filled.placed ? "yes" : "no"],
+    [`fill_form, act runs on this site`, filledAllowed.calls, filledAllowed.asked, filledAllowed.sensitive, filledAllowed.placed ? "yes" : "no"],
   ],
 });
+run.figure("asked_fill_form_defaults", filled.asked);
+run.figure("asked_fill_form_act_allowed", filledAllowed.asked);
+run.figure("sensitive_asked_fill_form_defaults", filled.sensitive);
+run.note(`Cards with fill_form, defaults: ${filled.steps.join(" | ") || "none"}.`);
 run.figure("asked_defaults", defaults.asked);
 run.figure("asked_act_allowed", allowed.asked);
 run.figure("sensitive_asked_act_allowed", allowed.sensitive);

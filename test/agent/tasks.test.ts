@@ -257,6 +257,12 @@ describe("upload: only from the upload folder", () => {
     const text = textOf(await mcp.call("snapshot", { goal: "attach your CV" }));
     const r = await mcp.call("upload", { id: idOf(text, /"Your CV"/), path: "cv.txt" });
     expect(textOf(r)).toMatch(/^bad_arguments: uploads are off: .*SIGHTLINE_UPLOAD_DIR/);
+    // Inline bytes need no folder: what a remote agent sends.
+    site.submissions.length = 0;
+    const inline = await mcp.call("upload", { id: idOf(text, /"Your CV"/), path: "ada.txt", content: Buffer.from("Ada, inline").toString("base64") });
+    expect(inline.isError, textOf(inline)).toBeFalsy();
+    expect(await reported("cv")).toEqual({ task: "cv", name: "ada.txt", size: "11", text: "Ada, inline" });
+    expect(textOf(await mcp.call("upload", { id: idOf(text, /"Your CV"/), path: "x.txt", content: "%%%" }))).toMatch(/^bad_arguments: content is not base64/);
   });
 });
 

@@ -21,6 +21,7 @@ import * as cdp from "./debugger.js";
 import { ExtensionDriver } from "./driver.js";
 import type { ActivityLog } from "./log.js";
 import type { Mode } from "./mode.js";
+import type { Sharing } from "./sharing.js";
 import type { PendingApproval } from "./state.js";
 // issue 33: dialogs, pointer input, fill_form cards (./tools.ts).
 import { needsDebugger, performOnTab, refuseWhileDialog, riskExtras, watchDialogs } from "./tools.js";
@@ -31,6 +32,8 @@ export interface ActDeps {
   readonly approvals: Approvals;
   readonly log: ActivityLog;
   readonly mode: Mode;
+  /** Tabs a page opened during the action: the answer names them (issue 33). */
+  readonly sharing: Sharing;
 }
 
 /** Actions that need trusted input (the debugger); the others use the page agent or chrome.tabs. */
@@ -64,10 +67,10 @@ export async function act(
       throw new AgentError("handed_back", "the person took over this tab and handed it back", { takenOver: true });
     }
   }
-  refuseWhileDialog(tabId, action); // a dialog blocks the page: only the dialog tool answers it
+  await refuseWhileDialog(tabId, action); // a dialog blocks the page: only the dialog tool answers it
   const facts = id !== null ? await driver.call("describe", { id }) : null;
   if (id !== null && !facts) throw staleError(id);
-  const extras = await riskExtras(tabId, driver, action); // the dialog, fill_form's fields, a file's size
+  const extras = await riskExtras(tabId, driver, action, args.file); // the dialog, fill_form's fields, a file's size
   for (const v of extras.secrets) typed.add(v);
   const origin = originOf(pageUrl);
   // The policy decides the tier and whether the person is asked (shared/src/agent/core/policy.ts).
@@ -116,9 +119,12 @@ export async function act(
       });
       await watchDialogs(tabId);
     }
-    const performedResult = await performOnTab(tabId, driver, performed); // a dialog never hangs it
+    const since = Date.now();
+    const done = await performOnTab(tabId, driver, performed, args.file); // a dialog never hangs it
     const files = await downloads.done();
-    const result = files.length ? { ...performedResult, downloads: files } : performedResult;
+    // A tab the page opened (a target=_blank link, window.open) joined the share: named in the answer.
+    const opened = deps.sharing.openedBy(tabId, since - 50);
+    const result = { ...done, ...(files.length ? { downloads: files } : {}), ...(opened.length ? { opened } : {}) };
     log.record({ ...base, summary, action: performed, decision, outcome: result.outcome, urlAfter: result.url });
     // A dialog blocks the page: nothing can be captured until the agent answers it.
     if (!args.capture || result.dialog) return { ...result, decision };

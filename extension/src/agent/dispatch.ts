@@ -1,7 +1,8 @@
 // Bridge calls from the server, on the tabs the person shared: each op to the page work it
 // means, held while the person paused or took over, one act at a time per tab, and the answer
 // (typed secrets masked) or the error sent back.
-import { AgentError, isAgentError, type Decision } from "@sightline/shared/agent/core";
+import { browser } from "wxt/browser";
+import { AgentError, assessAction, isAgentError, type Decision } from "@sightline/shared/agent/core";
 import { screenshotWithMarks, waitOnPage } from "@sightline/shared/agent/perform";
 import type { BridgeOps, CallMessage } from "@sightline/shared/agent/bridge";
 import { ensureInjected, exec } from "../inject.js";
@@ -22,6 +23,8 @@ const OBSERVED: Decision = { tier: "observe", by: "policy", verdict: "approved" 
 
 export interface CallDeps extends ActDeps {
   readonly sharing: Sharing;
+  /** The bridge: the tabs are sent before a tab op answers (the server then knows them). */
+  readonly client: { sendTabs(): Promise<void> };
   /** Resolves once the state kept in session storage is back. */
   readonly loaded: Promise<void>;
 }
@@ -55,7 +58,7 @@ export class Dispatch {
   private async run(call: CallMessage, tabId: number, reply: Replier, started: number): Promise<unknown> {
     const { log } = this.deps;
     const driver = new ExtensionDriver(tabId);
-    if (call.op !== "act") refuseWhileDialog(tabId, null); // a dialog blocks the page
+    if (call.op !== "act") await refuseWhileDialog(tabId, null); // a dialog blocks the page
     switch (call.op) {
       case "capture": {
         const req = await capturePage(tabId);
@@ -87,6 +90,21 @@ export class Dispatch {
         const texts = await driver.call("hiddenText", {});
         return { texts } satisfies BridgeOps["hidden_text"]["result"];
       }
+      case "tab_open":
+        return this.openTab(call, tabId, (call.args as BridgeOps["tab_open"]["args"]).url, reply, started);
+      case "tab_select": {
+        await this.deps.sharing.select(tabId);
+        await this.deps.client.sendTabs();
+        log.record({ tabId, tool: "tab_select", summary: "Switch to this tab", decision: OBSERVED, started });
+        return {};
+      }
+      case "tab_close": {
+        const url = await driver.url().catch(() => "");
+        await this.deps.sharing.close(tabId);
+        await this.deps.client.sendTabs();
+        log.record({ tabId, tool: "tab_close", summary: `Close the tab of ${url}`, pageUrl: url, decision: OBSERVED, started });
+        return {};
+      }
       case "act": {
         const args = call.args as BridgeOps["act"]["args"];
         const prev = this.chains.get(tabId) ?? Promise.resolve();
@@ -95,5 +113,44 @@ export class Dispatch {
         return next;
       }
     }
+  }
+
+  /** tab_open, asked like a navigate (its tier and reasons, policy.ts), then opened beside the tab. */
+  private async openTab(call: CallMessage, from: number, url: string, reply: Replier, started: number): Promise<BridgeOps["tab_open"]["result"]> {
+    const { approvals, log, sharing } = this.deps;
+    const pageUrl = await new ExtensionDriver(from).url();
+    const action = { kind: "navigate", url } as const;
+    let origin = "";
+    try {
+      origin = new URL(pageUrl).origin;
+    } catch {
+      // no origin: nothing is allowed on it
+    }
+    const risk = assessAction(action, { pageUrl, target: null, facts: null, siteAllowed: approvals.siteAllowed(origin) });
+    const summary = risk.summary.replace(/^Open \S+/, (m) => `${m} in a new tab`);
+    let decision: Decision = { tier: risk.tier, by: "policy", verdict: "approved" };
+    if (risk.ask) {
+      const got = await approvals.ask(
+        { id: call.id, tabId: from, origin, tier: risk.tier, summary, reasons: risk.reasons, action, targetId: null, form: null, secret: false, attachesDebugger: false, at: Date.now() },
+        reply,
+      );
+      if (!got.approve) {
+        const error = got.cancelled ? "the call was cancelled while waiting for the person" : "rejected by the person";
+        log.record({ tabId: from, tool: "tab_open", summary, pageUrl, decision: { tier: risk.tier, by: got.cancelled ? "policy" : "person", verdict: "rejected" }, error, started });
+        throw new AgentError("rejected", error);
+      }
+      decision = { tier: risk.tier, by: "person", verdict: "approved" };
+    }
+    const tabId = await sharing.open(from, url);
+    // Its page loaded (or 15 s passed): the agent's next call finds a document there.
+    for (const end = Date.now() + 15_000; Date.now() < end; ) {
+      const t = await browser.tabs.get(tabId).catch(() => null);
+      if (!t || (t.status === "complete" && t.url && t.url !== "about:blank")) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await this.deps.client.sendTabs();
+    const t = await browser.tabs.get(tabId);
+    log.record({ tabId, tool: "tab_open", summary, pageUrl: t.url ?? url, decision, started });
+    return { tab: String(tabId), url: t.url || url, title: t.title ?? "", active: !!t.active };
   }
 }

@@ -17,6 +17,10 @@ export class Sharing {
   private shared = new Set<number>();
   /** Last committed URL of shared tabs (in memory: a worker that slept answers tabs.get's). */
   private readonly urls = new Map<number, string>();
+  /** Tabs the agent opened (tab_open, or a link it clicked): the only ones it may close. */
+  private readonly agentOpened = new Set<number>();
+  /** Tabs shared pages opened: by which tab, when (the answer of the action that opened one names it). */
+  private readonly joins: { tabId: number; source: number; at: number }[] = [];
 
   constructor(private readonly hooks: SharingHooks) {}
 
@@ -53,6 +57,8 @@ export class Sharing {
       if (!this.shared.has(d.sourceTabId) || this.shared.has(d.tabId)) return;
       this.shared.add(d.tabId);
       this.urls.set(d.tabId, d.url);
+      this.joins.push({ tabId: d.tabId, source: d.sourceTabId, at: Date.now() });
+      if (this.joins.length > 50) this.joins.shift();
       this.hooks.changed();
     });
     // Without host permissions tabs.get hides a joined tab's URL; the committed one is known.
@@ -61,6 +67,7 @@ export class Sharing {
     });
     browser.tabs.onRemoved.addListener((id) => {
       this.urls.delete(id);
+      this.agentOpened.delete(id);
       if (this.shared.delete(id)) this.hooks.changed();
     });
     browser.tabs.onUpdated.addListener((id, info) => {
@@ -78,6 +85,49 @@ export class Sharing {
       out.push({ tab: String(id), url: t.url || this.urls.get(id) || "", title: t.title ?? "", active: !!t.active });
     }
     return out;
+  }
+
+  /**
+   * Tabs `source`'s page opened since `since` (during an agent's action there): the agent opened
+   * them, so it may close them; the action's answer names them.
+   */
+  openedBy(source: number, since: number): { tab: string; url: string }[] {
+    const out: { tab: string; url: string }[] = [];
+    for (const j of this.joins) {
+      if (j.source !== source || j.at < since || !this.shared.has(j.tabId)) continue;
+      this.agentOpened.add(j.tabId);
+      out.push({ tab: String(j.tabId), url: this.urls.get(j.tabId) ?? "" });
+    }
+    return out;
+  }
+
+  /** tab_open: a new tab beside `from`, in front (the person sees where the agent works); it joins the share. */
+  async open(from: number, url: string): Promise<number> {
+    const src = await browser.tabs.get(from);
+    const t = await browser.tabs.create({ url, openerTabId: from, windowId: src.windowId, index: src.index + 1, active: true });
+    if (t.id === undefined) throw new AgentError("failed", "the browser opened no tab");
+    this.shared.add(t.id);
+    this.urls.set(t.id, url);
+    this.agentOpened.add(t.id);
+    this.hooks.changed();
+    return t.id;
+  }
+
+  /** tab_select: the tab comes to the front of its window, so calls without a tab go to it. */
+  async select(tabId: number): Promise<void> {
+    await browser.tabs.update(tabId, { active: true });
+  }
+
+  /** tab_close: only a tab the agent opened; one the person opened is theirs to close. */
+  async close(tabId: number): Promise<void> {
+    if (!this.agentOpened.has(tabId)) {
+      throw new AgentError("not_actionable", `tab ${tabId} is one the person opened; the agent may close only tabs it opened (tab_open, or a link it followed)`);
+    }
+    await browser.tabs.remove(tabId);
+    // Gone from the share now, not when onRemoved comes: the answer lists the tabs left.
+    this.urls.delete(tabId);
+    this.agentOpened.delete(tabId);
+    if (this.shared.delete(tabId)) this.hooks.changed();
   }
 
   /** The person shares a tab, or stops sharing it (the debugger lets go of it). */

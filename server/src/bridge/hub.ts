@@ -21,6 +21,7 @@ import type { AuthFailures } from "../middleware/auth-failures.js";
 import { validateSnapshotRequest, ContractError } from "@sightline/shared/contract";
 import { navigateCheck, type NavigationPolicy } from "./navigate.js";
 import { rememberFrame } from "./capture-frames.js";
+import { uploadReader } from "./uploads.js";
 import type { Bridge } from "./index.js";
 
 /** What the hub needs of a socket (a `ws` WebSocket has all of it). */
@@ -179,7 +180,7 @@ export class BridgeHub implements Bridge {
   // ---- the Bridge interface ---------------------------------------------------------------
 
   backendFor(accountId: string, sessionId: string): AgentBackend {
-    return new BridgeBackend(this, accountId, sessionId, this.navigate);
+    return new BridgeBackend(this, accountId, sessionId, this.navigate, uploadReader());
   }
 
   release(sessionId: string): void {
@@ -475,7 +476,7 @@ export class BridgeHub implements Bridge {
   ): Promise<BridgeOps[K]["result"]> {
     if (this.closed) throw new AgentError("not_connected", "the server is shutting down");
     const { conn, extTab } = this.find(accountId, handle);
-    this.lease(accountId, sessionId, handle, op === "act");
+    this.lease(accountId, sessionId, handle, op === "act" || op === "tab_close");
     const id = randomBytes(9).toString("base64url");
     const limit =
       op === "act" ? this.actIdleTimeoutMs : op === "wait" ? (args as BridgeOps["wait"]["args"]).timeoutMs + this.callTimeoutMs : this.callTimeoutMs;
@@ -513,6 +514,13 @@ export class BridgeHub implements Bridge {
     if (!p || p.conn !== conn) return; // late answer to a call that timed out
     this.pending.delete(id);
     clearTimeout(p.timer);
+    // Tabs the extension names (one it opened, one a link opened) get this connection's prefix.
+    if (ok && p.op === "tab_open" && data && typeof data === "object") {
+      const t = data as AgentTab;
+      t.tab = handleOf(conn.prefix, String(t.tab));
+    }
+    const opened = ok && p.op === "act" ? (data as { opened?: unknown } | null)?.opened : undefined;
+    if (Array.isArray(opened)) for (const t of opened as { tab: string }[]) t.tab = handleOf(conn.prefix, String(t.tab));
     if (ok && p.op === "capture") {
       // Whatever the extension sends is checked before anyone refines or charges for it.
       void this.checkCapture(frame).then((why) => {

@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import { type AgentBackend, type AgentTab, type CallHooks } from "@sightline/shared/agent";
 import { BridgeBackend, type BridgeCalls, type BridgeOp, type BridgeOps, type NavigateCheck } from "@sightline/shared/agent/bridge";
 import { navigateCheck, type NavigationPolicy } from "../bridge/navigate.js";
+import { uploadReader } from "../bridge/uploads.js";
 import { handleOf, noTab, notConnected, type BridgeHub, type PresenceHooks, type PresenceInfo } from "../bridge/hub.js";
 import type { Bridge } from "../bridge/index.js";
 import type { Directory, PresenceRow } from "./directory.js";
@@ -39,7 +40,7 @@ export class ClusterBridge implements Bridge, BridgeCalls {
   }
 
   backendFor(accountId: string, sessionId: string): AgentBackend {
-    return new BridgeBackend(this, accountId, sessionId, this.navigate);
+    return new BridgeBackend(this, accountId, sessionId, this.navigate, uploadReader());
   }
 
   release(sessionId: string): void {

@@ -17,8 +17,11 @@ export type AgentAction =
   | { kind: "dialog"; accept: boolean; text?: string }
   | { kind: "fill_form"; fields: FormField[] }
   | { kind: "forward" }
-  /** A file from the agent's side into a file input (headless: a path inside SIGHTLINE_UPLOAD_DIR). */
-  | { kind: "upload"; id: number; path: string };
+  /**
+   * A file from the agent's side into a file input: `path` inside SIGHTLINE_UPLOAD_DIR (of the
+   * server), or `content` (base64, uploads.ts) and `path` is then only the file's name.
+   */
+  | { kind: "upload"; id: number; path: string; content?: string };
 
 /** One field of a fill_form: a text to type, an option to choose, or a box to tick / untick. */
 export interface FormField {

@@ -35,6 +35,11 @@ export interface ActivityEntry {
  */
 export function loggableAction(action: AgentAction, target: ActionTarget | null | undefined, secret = false): AgentAction {
   if (action.kind === "type" && (secret || isSecretTarget(target))) return { ...action, text: MASK };
+  if (action.kind === "upload" && action.content !== undefined) {
+    // The file's bytes are not the log's: its name (and the card's size) say what was sent.
+    const { content: _bytes, ...named } = action;
+    return named;
+  }
   return loggableFields(action); // a fill_form's secret fields (policy-tools.ts)
 }
 

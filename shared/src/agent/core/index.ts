@@ -7,4 +7,5 @@ export * from "./errors.js";
 export * from "./policy.js";
 export * from "./activity.js";
 export * from "./secrets.js";
+export * from "./uploads.js";
 export { fieldIsSecret, fieldLine, isToolAction, loggableFields, sizeText, type ToolAction } from "./policy-tools.js";

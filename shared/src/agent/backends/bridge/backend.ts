@@ -6,7 +6,9 @@
 import { checkNavigableUrl, type ActionTarget, type AgentAction, type AgentTab } from "../../core/actions.js";
 import type { SnapshotRequest } from "../../../contract/index.js";
 import type { ActOptions, ActOutcome, AgentBackend, CallHooks, CaptureOptions, MarkBox, ReadPage } from "../../session/backend.js";
-import type { BridgeOp, BridgeOps } from "./protocol.js";
+import { fileNameOf, inlineFileSize } from "../../core/uploads.js";
+import { AgentError } from "../../core/errors.js";
+import type { BridgeOp, BridgeOps, UploadFile } from "./protocol.js";
 
 /** What the backend needs of the hub (server/src/bridge/hub.ts implements it). */
 export interface BridgeCalls {
@@ -18,6 +20,13 @@ export interface BridgeCalls {
 /** Refuses (with an AgentError bad_url) a navigate URL the server's policy refuses. */
 export type NavigateCheck = (url: string) => Promise<void>;
 
+/** Reads an upload's file named by path on the server's side (server/src/bridge/uploads.ts). */
+export type UploadReader = (path: string) => Promise<UploadFile>;
+
+const noUploadFolder: UploadReader = async () => {
+  throw new AgentError("bad_arguments", "this server reads no upload folder; send the file's bytes as content (base64) with path as its name");
+};
+
 /** Without a policy: the schemes an agent may open, nothing more. */
 const schemeOnly: NavigateCheck = async (url) => void checkNavigableUrl(url);
 
@@ -27,6 +36,7 @@ export class BridgeBackend implements AgentBackend {
     private readonly accountId: string,
     private readonly sessionId: string,
     private readonly checkNavigate: NavigateCheck = schemeOnly,
+    private readonly readUpload: UploadReader = noUploadFolder,
   ) {}
 
   async tabs(): Promise<AgentTab[]> {
@@ -49,10 +59,33 @@ export class BridgeBackend implements AgentBackend {
   /** `hooks.onProgress` hears "waiting for the person's approval"; `hooks.signal` cancels the card. */
   async act(tab: string, action: AgentAction, target: ActionTarget | null, hooks?: CallHooks, opts: ActOptions = {}): Promise<ActOutcome> {
     if (action.kind === "navigate") await this.checkNavigate(action.url);
-    const args: BridgeOps["act"]["args"] = { action, target };
+    let args: BridgeOps["act"]["args"] = { action, target };
+    if (action.kind === "upload") {
+      // The bytes travel beside the action, which names only the file (for the card and the log).
+      const { content, ...named } = action;
+      const file = content !== undefined ? { name: fileNameOf(action.path), size: inlineFileSize(content), base64: content.replace(/\s+/g, "") } : await this.readUpload(action.path);
+      args = { action: { ...named, path: file.name }, target, file };
+    }
     if (opts.capture) args.capture = true;
     if (opts.followsHiddenText !== undefined) args.followsHiddenText = opts.followsHiddenText;
     return this.hub.call(this.accountId, this.sessionId, tab, "act", args, hooks);
+  }
+
+  /** A new tab beside the one the agent works in (the person's front shared tab, else the first). */
+  async openTab(url: string): Promise<AgentTab> {
+    await this.checkNavigate(url);
+    const tabs = await this.tabs();
+    const from = tabs.find((t) => t.active) ?? tabs[0];
+    if (!from) throw new AgentError("no_tab", "no tab is shared with the agent");
+    return this.hub.call(this.accountId, this.sessionId, from.tab, "tab_open", { url });
+  }
+
+  async selectTab(tab: string): Promise<void> {
+    await this.hub.call(this.accountId, this.sessionId, tab, "tab_select", {});
+  }
+
+  async closeTab(tab: string): Promise<void> {
+    await this.hub.call(this.accountId, this.sessionId, tab, "tab_close", {});
   }
 
   async hiddenText(tab: string): Promise<string[]> {

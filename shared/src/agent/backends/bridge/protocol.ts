@@ -29,6 +29,16 @@ export const CLOSE = {
   shutdown: 4503,
 } as const;
 
+/**
+ * An upload's file (issue 33), carried from the agent's side: the extension builds a File of it
+ * in the page (the person's disk is never read or written). `base64` is the content.
+ */
+export interface UploadFile {
+  name: string;
+  size: number;
+  base64: string;
+}
+
 /** What each operation takes and answers. */
 export interface BridgeOps {
   /**
@@ -45,15 +55,23 @@ export interface BridgeOps {
    * extension's activity log.
    */
   act: {
-    args: { action: AgentAction; target: ActionTarget | null; capture?: boolean; followsHiddenText?: boolean };
+    args: { action: AgentAction; target: ActionTarget | null; capture?: boolean; followsHiddenText?: boolean; file?: UploadFile };
     result: ActionResult & { capture?: SnapshotRequest | null };
   };
   wait: { args: { text?: string; timeoutMs: number }; result: { found: boolean } };
   /** Passages the person cannot see (PageCalls.hiddenText). */
   hidden_text: { args: Record<string, never>; result: { texts: string[] } };
+  /**
+   * Tabs (issue 33), sent to the tab the agent works from: open `url` in a new tab beside it (it
+   * joins the share, the person approves it like a navigate), bring a shared tab to the front,
+   * close a tab the agent opened. Answers the tab (open) or nothing.
+   */
+  tab_open: { args: { url: string }; result: AgentTab };
+  tab_select: { args: Record<string, never>; result: Record<string, never> };
+  tab_close: { args: Record<string, never>; result: Record<string, never> };
 }
 export type BridgeOp = keyof BridgeOps;
-export const BRIDGE_OPS: readonly BridgeOp[] = ["capture", "read", "screenshot", "act", "wait", "hidden_text"];
+export const BRIDGE_OPS: readonly BridgeOp[] = ["capture", "read", "screenshot", "act", "wait", "hidden_text", "tab_open", "tab_select", "tab_close"];
 
 // Extension → server
 export interface HelloMessage {

@@ -19,6 +19,7 @@ import { TabDialogs } from "./dialogs.js";
 import { performUpload, uploadFile } from "./files.js";
 import { TabDownloads } from "./downloads.js";
 import { CrossFrames } from "./frames.js";
+import { fileNameOf, mimeOf } from "../../core/uploads.js";
 
 /** read() in Sightline's isolated world, where the collector and the page agent run (playwright/world.ts). */
 const READ = "(o) => globalThis.sightline.read(o)";
@@ -176,8 +177,12 @@ export class HeadlessBackend implements AgentBackend {
       await checkAgentUrl(action.url, this.opts.policy ?? DEFAULT_POLICY, this.opts.lookup);
     }
     if (action.kind === "upload") {
-      const file = await uploadFile(this.opts.uploadDir ?? process.env.SIGHTLINE_UPLOAD_DIR, action.path);
-      return dialogs.run(() => performUpload(page, driver, action.id, file.path));
+      // Inline bytes (a remote agent's file), or a file of the upload folder.
+      const file =
+        action.content !== undefined
+          ? { name: fileNameOf(action.path), mimeType: mimeOf(action.path) || "application/octet-stream", buffer: Buffer.from(action.content, "base64") }
+          : (await uploadFile(this.opts.uploadDir ?? process.env.SIGHTLINE_UPLOAD_DIR, action.path)).path;
+      return dialogs.run(() => performUpload(page, driver, action.id, file));
     }
     const watch = new NavigationWatch(page, this.proxy, asked);
     try {

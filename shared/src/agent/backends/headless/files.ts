@@ -15,7 +15,7 @@ const CHOOSER_MS = 5_000;
 
 /** The file `path` names inside `dir` (relative to it, or absolute within it), checked to exist. */
 export async function uploadFile(dir: string | undefined, path: string): Promise<{ path: string; size: number }> {
-  if (!dir) throw new AgentError("bad_arguments", "uploads are off: start the server with SIGHTLINE_UPLOAD_DIR set to the folder the agent may upload from");
+  if (!dir) throw new AgentError("bad_arguments", "uploads are off: start the server with SIGHTLINE_UPLOAD_DIR set to the folder the agent may upload from, or send the file's bytes as content (base64)");
   const root = await realpath(dir).catch(() => {
     throw new AgentError("failed", `the upload folder ${dir} (SIGHTLINE_UPLOAD_DIR) does not exist`);
   });
@@ -48,7 +48,7 @@ async function interceptChoosers(page: Page): Promise<void> {
 }
 
 /** Clicks element `id` (a file input, or what opens one) and gives the chooser `file`. */
-export async function performUpload(page: Page, driver: PlaywrightDriver, id: number, file: string): Promise<ActionResult> {
+export async function performUpload(page: Page, driver: PlaywrightDriver, id: number, file: string | { name: string; mimeType: string; buffer: Buffer }): Promise<ActionResult> {
   const t = await driver.call("locate", { id });
   if (!t.found) throw new AgentError("stale", `element [${id}] is no longer on the page`, { id });
   await interceptChoosers(page);

@@ -5,3 +5,4 @@ export { PlaywrightDriver, pageAgentBundlePath } from "./driver.js";
 export { checkAgentUrl, NavigationWatch, POLICY_HINT } from "./egress.js";
 export { localRefine } from "./refine.js";
 export { DeferredBackend } from "./deferred.js";
+export { uploadFile } from "./files.js";
