@@ -2,7 +2,8 @@
 // page, and the diff an action made. Every tool goes through here, so ids, stale answers and
 // diffs are the same on every backend.
 import type { RefineResult, RefinedElement, SnapshotRequest } from "../../contract/index.js";
-import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../../prompt/index.js";
+import { diff } from "../../prompt/diff.js";
+import { formatElement } from "../../prompt/format.js";
 
 export { compact, type CompactElement };
 import type { ActionResult, ActionTarget, AgentAction, AgentTab, DialogInfo } from "../core/actions.js";
@@ -13,6 +14,14 @@ import { isStale, staleAnswer } from "./stale.js";
 import { activityEntry, type ActivityEntry, type ActivityInput } from "../core/activity.js";
 import { followsHiddenText, hiddenIdsOf, hiddenPassagesIn, HIDDEN_NOTICE } from "./provenance.js";
 import { isSecretTarget, SecretValues } from "../core/secrets.js";
+
+// The one lazy boundary of the agent's startup: rendering a page for the agent counts tokens with
+// gpt-tokenizer's o200k tables, the costliest module to load (~300 ms of CPU). Loaded on the first
+// answer that renders a page (or warmed in the background by the stdio server), so a server that
+// composes a session answers `initialize` without it.
+let promptModule: Promise<typeof import("../../prompt/to-prompt.js")> | undefined;
+/** The prompt renderer, loaded once. */
+export const loadPrompt = (): Promise<typeof import("../../prompt/to-prompt.js")> => (promptModule ??= import("../../prompt/to-prompt.js"));
 
 export type Billable = "snapshot" | "read" | "screenshot";
 
@@ -157,6 +166,7 @@ export class AgentSession {
         opts.goal || opts.limit !== undefined ? this.deps.refine(req, {}, "internal") : null,
       ]);
       this.remember(tab, req.url, ranked.elements, baseline?.elements ?? ranked.elements);
+      const { toPrompt, DEFAULT_TOKEN_BUDGET } = await loadPrompt();
       const prompt = toPrompt({ ...ranked, url: req.url }, {
         tokenBudget: opts.token_budget ?? DEFAULT_TOKEN_BUDGET,
         maxElements: opts.limit,
@@ -332,6 +342,7 @@ export class AgentSession {
     const changes = previous && previous.url === req.url ? this.changeLines(previous.baseline, fresh.elements) : [`navigated to ${req.url}`];
     this.memory.delete(tab);
     this.remember(tab, req.url, [], fresh.elements);
+    const { toPrompt, DEFAULT_TOKEN_BUDGET } = await loadPrompt();
     const page = toPrompt({ ...fresh, url: req.url }, { tokenBudget: DEFAULT_TOKEN_BUDGET });
     const text = [`${err.message}; nothing was done. What the person changed:`, ...(changes.length ? changes : ["(nothing)"]), "The page now:", page.text].join("\n");
     return new AgentError("handed_back", text, { ...(err.detail ?? {}), changes, url: req.url });
@@ -382,6 +393,7 @@ export class AgentSession {
       this.memory.delete(tab);
       this.remember(tab, req.url, [], fresh.elements);
       this.memory.get(tab)!.partial = navigated && !capture;
+      const { toPrompt } = await loadPrompt();
       const top = toPrompt({ ...fresh, url: req.url }, { tokenBudget: 200, maxElements: 5 });
       // A summary's count of the elements left out is not the page's: say what to do instead.
       const text = navigated ? top.text.replace(/\n\(\d+ more elements omitted\)$/, "\n(the rest of the page: snapshot)") : top.text;
