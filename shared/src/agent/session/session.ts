@@ -309,7 +309,7 @@ export class AgentSession {
     let result: ActOutcome;
     try {
       // The page after the action comes with its answer where the backend can (one bridge round trip).
-      result = this.secrets.scrub(await this.deps.backend.act(tab, action, target, hooks, { capture: true, followsHiddenText: followsHidden }));
+      result = this.secrets.scrub(await this.deps.backend.act(tab, action, target, hooks, { capture: true, summary: true, followsHiddenText: followsHidden }));
     } catch (raw) {
       const err = this.secrets.scrubError(raw);
       const thrown =
@@ -368,7 +368,7 @@ export class AgentSession {
    * action's answer carried, else (a backend that cannot, an older extension) one taken now.
    */
   private async answer(tab: string, got: ActOutcome): Promise<ActAnswer> {
-    const { capture, ...result } = got;
+    const { capture, captureSummary, ...result } = got;
     // A dialog blocks the page: nothing can be read of it until the agent answers (dialog tool).
     if (result.dialog) return { ...result, changes: [] };
     const previous = this.memory.get(tab);
@@ -392,7 +392,7 @@ export class AgentSession {
     if (navigated || !previous || previous.url !== req.url) {
       this.memory.delete(tab);
       this.remember(tab, req.url, [], fresh.elements);
-      this.memory.get(tab)!.partial = navigated && !capture;
+      this.memory.get(tab)!.partial = navigated && (!capture || captureSummary === true);
       const { toPrompt } = await loadPrompt();
       const top = toPrompt({ ...fresh, url: req.url }, { tokenBudget: 200, maxElements: 5 });
       // A summary's count of the elements left out is not the page's: say what to do instead.

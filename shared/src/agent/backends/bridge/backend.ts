@@ -35,7 +35,7 @@ export class BridgeBackend implements AgentBackend {
 
   /** The extension always marks hidden text (textVisibility); it logs a capture unless internal. */
   capture(tab: string, opts?: CaptureOptions): Promise<SnapshotRequest> {
-    return this.hub.call(this.accountId, this.sessionId, tab, "capture", opts?.internal ? { internal: true } : {});
+    return this.hub.call(this.accountId, this.sessionId, tab, "capture", { ...(opts?.internal ? { internal: true } : {}), ...(opts?.summary ? { summary: true } : {}) });
   }
 
   read(tab: string): Promise<ReadPage> {
@@ -51,6 +51,7 @@ export class BridgeBackend implements AgentBackend {
     if (action.kind === "navigate") await this.checkNavigate(action.url);
     const args: BridgeOps["act"]["args"] = { action, target };
     if (opts.capture) args.capture = true;
+    if (opts.capture && opts.summary) args.summary = true;
     if (opts.followsHiddenText !== undefined) args.followsHiddenText = opts.followsHiddenText;
     return this.hub.call(this.accountId, this.sessionId, tab, "act", args, hooks);
   }
