@@ -98,7 +98,7 @@ function fakeHub(items: Item[], older = false) {
     call: async (_account, _session, _tab, op, args) => {
       if (op === "capture") {
         const top = !older && (args as BridgeOps["capture"]["args"]).summary === true;
-        calls.push(top ? "capture summary" : "capture page");
+        calls.push(`${top ? "capture summary" : "capture page"}${(args as BridgeOps["capture"]["args"]).internal ? " (internal)" : ""}`);
         return snap(top) as never;
       }
       if (op === "act") {
@@ -139,7 +139,7 @@ describe("a navigation's answer through the person's tab (bridge): the same top,
 
     calls.length = 0;
     const typed = await session.act("t1", { kind: "type", id: 1, text: "trail" });
-    expect(calls).toEqual(["capture page", "act type (summary)"]);
+    expect(calls).toEqual(["capture page (internal)", "act type (summary)"]);
     expect(typed.changes).toHaveLength(1);
     expect(typed.changes[0]).toMatch(/^~ \[1\] searchbox "Search products" value="trail"/);
 
@@ -164,6 +164,6 @@ describe("a navigation's answer through the person's tab (bridge): the same top,
   it("a capture call asked for a summary passes it on", async () => {
     const { hub, calls } = fakeHub(page());
     await new BridgeBackend(hub, "acct", "s1").capture("t1", { summary: true, internal: true });
-    expect(calls).toEqual(["capture summary"]);
+    expect(calls).toEqual(["capture summary (internal)"]);
   });
 });

@@ -299,7 +299,8 @@ export class AgentSession {
     if (action.kind === "type" && isSecretTarget(target)) this.secrets.add(action.text);
     if (this.memory.get(tab)?.partial) {
       // The page as a whole, for this action's diff: a navigation's answer captured only its top.
-      const req = await this.capture(tab);
+      // Internal: the agent did not ask for it (the person's log shows no snapshot for it).
+      const req = await this.capture(tab, { internal: true });
       this.remember(tab, req.url, [], (await this.deps.refine(req, {}, "internal")).elements);
     }
     const mem = this.memory.get(tab);
