@@ -54,9 +54,10 @@ const cases: Case[] = [
   { label: "type (search box)", sightline: (els) => ({ kind: "type", id: idBy(els, "searchbox", /Search/), text: "noise cancelling headphones" }), playwright: () => page.fill("input[name=q]", "noise cancelling headphones") },
   { label: "select (sort order)", sightline: (els) => ({ kind: "select", id: idBy(els, "combobox", /Sort/), value: "Rating" }), playwright: () => page.selectOption("select[name=sort]", { label: "Rating" }) },
 ];
-// Where an action's time goes: the page agent's wait for the page to be quiet (watchSettle:
-// quietMs 150 after the last change, perform/perform.ts) is a fixed floor direct Playwright does
-// not have; the capture after the action (the diff) is the other part.
+// Where an action's time goes: the page agent's wait for the page to be quiet (watchSettle,
+// perform/perform.ts: 150 ms after the page's last mutation; 50 ms when the page only took the
+// input and started no request) is a floor direct Playwright does not have; the capture after
+// the action (the diff) is the other part.
 const driver = (backend as unknown as { tabsByHandle: Map<string, { driver: { call: (n: string, a: unknown) => Promise<unknown> } }> }).tabsByHandle.get(tab)!.driver;
 let settleMs = 0;
 let captureMs = 0;
@@ -110,7 +111,7 @@ run.table({
     "≤ 2× without it",
   ],
   rows: latency,
-  note: "The quiet wait: after an action the page agent waits until no DOM mutation or input event has come for 150 ms (at most 1 s), so the answer shows what the action did, including a page's late reaction; page.fill and page.selectOption answer as soon as the event is dispatched. Medians of each column separately.",
+  note: "The quiet wait: after an action the page agent waits until no DOM mutation or input event has come for 150 ms (at most 1 s), so the answer shows what the action did, including a page's late reaction; when the page mutated nothing and started no network request (typing into a field nothing listens to, choosing an option), 50 ms; a request it started is waited for, then the 150 ms. page.fill and page.selectOption answer as soon as the event is dispatched. Medians of each column separately.",
 });
 
 // ---- Where a navigate and a snapshot spend their time ------------------------------------

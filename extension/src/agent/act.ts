@@ -128,9 +128,11 @@ export async function act(
     log.record({ ...base, summary, action: performed, decision, outcome: result.outcome, urlAfter: result.url });
     // A dialog blocks the page: nothing can be captured until the agent answers it.
     if (!args.capture || result.dialog) return { ...result, decision };
-    // The page after the action, in the same answer (the server's session diffs it).
-    const capture = await capturePage(tabId).catch(() => null);
-    return { ...result, decision, capture };
+    // The page after the action, in the same answer (the server's session diffs it); after a
+    // navigation only its top when the session asks (it lists the new page's first elements).
+    const top = args.summary === true && result.outcome === "navigated";
+    const capture = await capturePage(tabId, { summary: top }).catch(() => null);
+    return { ...result, decision, capture, ...(top && capture ? { captureSummary: true } : {}) };
   } catch (err) {
     void downloads.done().catch(() => undefined);
     const msg = typed.scrub(isAgentError(err) ? err.message : explainTabError(err));

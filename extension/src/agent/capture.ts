@@ -11,7 +11,8 @@ type Sightline = {
   receiveListenerMarks(): void;
 };
 
-export async function capturePage(tabId: number): Promise<SnapshotRequest> {
+/** `summary`: only the elements in the viewport (a navigation's answer lists the page's top). */
+export async function capturePage(tabId: number, opts: { summary?: boolean } = {}): Promise<SnapshotRequest> {
   await ensureInjected(tabId);
   // Holding the debugger (the person let the agent act here): listener records from CDP,
   // so controls made clickable only by script are found as in headless Chromium. Best
@@ -21,5 +22,6 @@ export async function capturePage(tabId: number): Promise<SnapshotRequest> {
     await markListeners((method, params) => cdp.send(tabId, method, params)).catch(() => 0);
   }
   // textVisibility: elements whose text the person cannot see are marked (text_hidden).
-  return exec(tabId, async () => (globalThis as unknown as { sightline: Sightline }).sightline.collect({ textVisibility: true }), []);
+  const options = { textVisibility: true, ...(opts.summary ? { viewportOnly: true } : {}) };
+  return exec(tabId, async (o) => (globalThis as unknown as { sightline: Sightline }).sightline.collect(o), [options]);
 }

@@ -61,9 +61,10 @@ export class Dispatch {
     if (call.op !== "act") await refuseWhileDialog(tabId, null); // a dialog blocks the page
     switch (call.op) {
       case "capture": {
-        const req = await capturePage(tabId);
+        const args = call.args as BridgeOps["capture"]["args"];
+        const req = await capturePage(tabId, { summary: args.summary === true });
         // Only the captures the agent asked for are its snapshots; a stale hint's is not.
-        if (!(call.args as BridgeOps["capture"]["args"]).internal) log.record({ tabId, tool: "snapshot", summary: `Read the elements of ${req.url}`, decision: OBSERVED, started });
+        if (!args.internal) log.record({ tabId, tool: "snapshot", summary: `Read the elements of ${req.url}`, decision: OBSERVED, started });
         return req;
       }
       case "read": {

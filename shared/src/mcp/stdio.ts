@@ -10,7 +10,7 @@ import { API_PRICES, LOCAL_PRICES } from "../agent/tools/prices.js";
 import type { HeadlessBackend } from "../agent/backends/headless/backend.js";
 import { DeferredBackend } from "../agent/backends/headless/deferred.js";
 import { loadRefineEngine, localRefine } from "../agent/backends/headless/refine.js";
-import { countTokens } from "../prompt/index.js";
+import { loadPrompt } from "../agent/session/session.js";
 import type { Sightline } from "../client/index.js";
 import type { HostPolicy } from "../net/index.js";
 
@@ -80,9 +80,9 @@ export async function serveHeadless(opts: HeadlessServeOptions): Promise<{ close
   await server.connect(transport);
   backend.warm();
   // The refinement engine, its ranking model and the token counter's tables load while the
-  // browser starts, not in the first call.
+  // browser starts, not in the first call (nor before initialize: session.ts).
   setTimeout(() => {
-    countTokens("warm");
+    void loadPrompt().then((m) => m.toPrompt({ url: "about:blank", elements: [] }), () => undefined);
     void loadRefineEngine().then((m) => m.localReranker(), () => undefined);
   }, 50).unref();
   (opts.stdin ?? process.stdin).once("end", () => void server.close());

@@ -1,8 +1,10 @@
 // A navigation's answer lists the new page's first elements from a capture of its top only (a
 // page of thousands of controls took most of a second to capture whole, for five lines); the
-// next action's diff is still against the whole page. Over a fake backend: no browser.
+// next action's diff is still against the whole page, on the headless backend and through the
+// person's tab alike. Over fake backends: no browser.
 import { describe, expect, it } from "vitest";
 import { AgentSession, type AgentAction, type AgentBackend, type CaptureOptions } from "@sightline/shared/agent";
+import { BridgeBackend, type BridgeCalls, type BridgeOps } from "@sightline/shared/agent/bridge";
 import type { RefineResult, RefinedElement, SnapshotRequest } from "@sightline/shared/contract";
 
 interface Item {
@@ -80,5 +82,88 @@ describe("a navigation's answer: the top of the page, the diff against the whole
     log.length = 0;
     await session.act("t1", { kind: "type", id: 1, text: "trail runner" });
     expect(log).toEqual(["act type", "capture page"]);
+  });
+});
+
+/**
+ * The person's tab (BridgeBackend): a fake hub that answers as the extension does (an act with
+ * `capture` answers with the page after it; with `summary`, a navigation's capture is the
+ * viewport's elements, marked captureSummary). `older`: an extension that knows neither.
+ */
+function fakeHub(items: Item[], older = false) {
+  const calls: string[] = [];
+  const snap = (top: boolean) => ({ url: "https://shop.example/", raw_elements: (top ? items.filter((i) => i.y < 800) : items).map((i) => ({ ...i })) as never }) as SnapshotRequest;
+  const hub: BridgeCalls = {
+    tabs: () => [{ tab: "t1", url: "https://shop.example/", title: "Shop", active: true }],
+    call: async (_account, _session, _tab, op, args) => {
+      if (op === "capture") {
+        const top = !older && (args as BridgeOps["capture"]["args"]).summary === true;
+        calls.push(`${top ? "capture summary" : "capture page"}${(args as BridgeOps["capture"]["args"]).internal ? " (internal)" : ""}`);
+        return snap(top) as never;
+      }
+      if (op === "act") {
+        const a = args as BridgeOps["act"]["args"];
+        calls.push(`act ${a.action.kind}${a.summary ? " (summary)" : ""}`);
+        const navigated = a.action.kind === "navigate";
+        if (a.action.kind === "type") {
+          const { id, text } = a.action;
+          items.find((i) => i.id === id)!.value = text;
+        }
+        const result = navigated ? { outcome: "navigated", url: "https://shop.example/", method: "browser", mutations: 0 } : { outcome: "dom_changed", url: "https://shop.example/", method: "mouse", mutations: 1 };
+        const top = !older && navigated && a.summary === true;
+        return { ...result, ...(a.capture ? { capture: snap(top) } : {}), ...(top ? { captureSummary: true } : {}) } as never;
+      }
+      throw new Error(`unexpected ${op}`);
+    },
+  };
+  return { hub, calls };
+}
+
+describe("a navigation's answer through the person's tab (bridge): the same top, the same diff", () => {
+  const page = (): Item[] => [
+    { id: 1, role: "searchbox", name: "Search products", y: 60 },
+    { id: 2, role: "button", name: "Search", y: 100 },
+    { id: 3, role: "link", name: "Careers", y: 2400 },
+  ];
+
+  it("asks the extension for the top only, and captures the whole page before the next action", async () => {
+    const items = page();
+    const { hub, calls } = fakeHub(items);
+    const { refine } = fakeBackend(items);
+    const session = new AgentSession({ backend: new BridgeBackend(hub, "acct", "s1"), refine });
+
+    const nav = await session.act("t1", { kind: "navigate", url: "https://shop.example/" });
+    expect(calls).toEqual(["act navigate (summary)"]); // one round trip: the top came with the answer
+    expect(nav.page).toMatch(/\[1\] searchbox "Search products"/);
+    expect(nav.page).not.toMatch(/Careers/);
+
+    calls.length = 0;
+    const typed = await session.act("t1", { kind: "type", id: 1, text: "trail" });
+    expect(calls).toEqual(["capture page (internal)", "act type (summary)"]);
+    expect(typed.changes).toHaveLength(1);
+    expect(typed.changes[0]).toMatch(/^~ \[1\] searchbox "Search products" value="trail"/);
+
+    calls.length = 0;
+    await session.act("t1", { kind: "type", id: 1, text: "trail runner" });
+    expect(calls).toEqual(["act type (summary)"]);
+  });
+
+  it("an older extension's whole-page capture is taken as the whole page (no second capture)", async () => {
+    const items = page();
+    const { hub, calls } = fakeHub(items, true);
+    const { refine } = fakeBackend(items);
+    const session = new AgentSession({ backend: new BridgeBackend(hub, "acct", "s1"), refine });
+
+    await session.act("t1", { kind: "navigate", url: "https://shop.example/" });
+    calls.length = 0;
+    const typed = await session.act("t1", { kind: "type", id: 1, text: "trail" });
+    expect(calls).toEqual(["act type (summary)"]);
+    expect(typed.changes).toEqual([expect.stringMatching(/^~ \[1\] searchbox "Search products" value="trail"/)]);
+  });
+
+  it("a capture call asked for a summary passes it on", async () => {
+    const { hub, calls } = fakeHub(page());
+    await new BridgeBackend(hub, "acct", "s1").capture("t1", { summary: true, internal: true });
+    expect(calls).toEqual(["capture summary (internal)"]);
   });
 });

@@ -1,7 +1,7 @@
 // The agent session's rules over a fake backend (no browser, issue 32): stale ids and the closest
 // match, outcomes and diffs, the tier and whether the person is asked, the activity entry, what
 // is charged, and the page after an action taken from the action's own answer.
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import {
   AgentError,
   AgentSession,
@@ -19,6 +19,7 @@ import {
 } from "@sightline/shared/agent";
 import { localRefine } from "@sightline/shared/agent/headless";
 import type { RawElement, RefinedElement, SnapshotRequest } from "@sightline/shared/contract";
+import { countTokens } from "@sightline/shared/prompt";
 
 const SHOP = "https://shop.example/cart";
 
@@ -113,6 +114,13 @@ function session(backend: AgentBackend, extra: { bill?: Billable[]; refunds?: Bi
   });
   return { s, log };
 }
+
+// The refinement engine and the prompt's tokenizer load on first use, not with the session (so
+// a server answers initialize without them); loaded here, so no test's time limit pays for them.
+beforeAll(async () => {
+  countTokens("warm");
+  await localRefine(null)({ url: SHOP, raw_elements: [] } as unknown as SnapshotRequest, {}, "internal");
+}, 60_000);
 
 const idOf = (answer: { elements: { id: number; name: string }[] }, name: string) => answer.elements.find((e) => e.name === name)!.id;
 

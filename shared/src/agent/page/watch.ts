@@ -4,6 +4,10 @@
 interface Watch {
   token: string;
   count: number;
+  /** DOM mutations among `count` (the rest are input/change events). */
+  mutations: number;
+  /** A settle with `keep` answered: the next one counts its quiet from its own start. */
+  settled: boolean;
   last: number;
   stop: () => void;
 }
@@ -28,13 +32,14 @@ function frameDocuments(doc: Document, depth = 0): Document[] {
 
 export function watchStart(): string {
   current?.stop();
-  const w: Watch = { token: Math.random().toString(36).slice(2), count: 0, last: performance.now(), stop: () => undefined };
+  const w: Watch = { token: Math.random().toString(36).slice(2), count: 0, mutations: 0, settled: false, last: performance.now(), stop: () => undefined };
   const bump = () => {
     w.count++;
     w.last = performance.now();
   };
   const mo = new MutationObserver((records) => {
     w.count += records.length;
+    w.mutations += records.length;
     w.last = performance.now();
   });
   // The document and its same-origin frames' (an action on a frame's form changes the frame).
@@ -55,17 +60,30 @@ export function watchStart(): string {
   return w.token;
 }
 
-export function watchSettle(args: { token: string; quietMs: number; maxMs: number }): Promise<number> {
+/**
+ * Waits until nothing changed for `quietMs` after the last change (a settle after one with `keep`:
+ * after its own start too), or `maxMs` when nothing changed at all. `inputQuietMs`: when
+ * the only changes are the action's own input/change events (the page mutated nothing), a
+ * shorter quiet is enough; the caller knows no network request is pending (perform.ts). `keep`:
+ * the watch goes on after this call (a second settle follows), stopped after `maxMs` at most.
+ */
+export function watchSettle(args: { token: string; quietMs: number; maxMs: number; inputQuietMs?: number; keep?: boolean }): Promise<number> {
   const w = current;
   if (!w || w.token !== args.token) return Promise.resolve(-1);
   const start = performance.now();
   return new Promise((resolve) => {
     const tick = () => {
       const now = performance.now();
-      if ((w.count > 0 && now - w.last >= args.quietMs) || now - start >= args.maxMs) {
-        w.stop();
+      const quiet = w.mutations === 0 && args.inputQuietMs !== undefined ? args.inputQuietMs : args.quietMs;
+      const since = w.settled ? Math.max(w.last, start) : w.last;
+      if ((w.count > 0 && now - since >= quiet) || now - start >= args.maxMs) {
+        if (args.keep) {
+          w.settled = true;
+          setTimeout(() => current === w && w.stop(), args.maxMs);
+        } else w.stop();
         resolve(w.count);
-      } else setTimeout(tick, 25);
+        // Wake when the quiet could be over (a change moves that on) or at the cap; 25 ms apart at most.
+      } else setTimeout(tick, Math.max(1, Math.min(w.count > 0 ? since + quiet - now : Infinity, start + args.maxMs - now, 25)));
     };
     tick();
   });

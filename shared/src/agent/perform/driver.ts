@@ -32,6 +32,21 @@ export interface PageDriver {
   screenshot(): Promise<string>;
   /** Identifies the current main document (changes on every navigation, even same-URL). */
   documentId(): Promise<string>;
+  /**
+   * Starts watching the page's network requests for one action. A driver that can see them lets
+   * the action's wait end sooner when the page did nothing but take the input (perform.ts); one
+   * that cannot (absent) gets the full quiet wait.
+   */
+  watchRequests?(): RequestWatch;
+}
+
+/** The requests a page made since watchRequests(). */
+export interface RequestWatch {
+  /** Requests started since the watch began (finished or not). */
+  started(): number;
+  /** Resolves when none of them is in flight, or after `ms`. */
+  idle(ms: number): Promise<void>;
+  stop(): void;
 }
 
 /** Errors a driver sees when the document went away under a call: a navigation, not a fault. */

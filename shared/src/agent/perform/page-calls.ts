@@ -69,7 +69,7 @@ export interface PageCalls {
   /** Starts counting DOM mutations and input/change events; returns a token for this document. */
   watchStart(args: Record<string, never>): string;
   /** Waits for quiet; the change count, or -1 when this is no longer the watched document. */
-  watchSettle(args: { token: string; quietMs: number; maxMs: number }): Promise<number>;
+  watchSettle(args: { token: string; quietMs: number; maxMs: number; inputQuietMs?: number; keep?: boolean }): Promise<number>;
   /** True when `text` is visible on the page (case-insensitive). */
   hasText(args: { text: string }): boolean;
   /** Submits the located element's form the way Enter would (requestSubmit). */

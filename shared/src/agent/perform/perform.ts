@@ -3,7 +3,7 @@
 import { checkNavigableUrl, type ActionResult, type AgentAction } from "../core/actions.js";
 import { AgentError } from "../core/errors.js";
 import { staleError } from "../session/stale.js";
-import { isNavigationError, type PageDriver } from "./driver.js";
+import { isNavigationError, type PageDriver, type RequestWatch } from "./driver.js";
 import type { TargetPoint } from "./page-calls.js";
 
 export interface PerformOptions {
@@ -12,6 +12,14 @@ export interface PerformOptions {
   /** Quiet time after the last change before answering dom_changed. Default 150 ms. */
   quietMs?: number;
 }
+
+/**
+ * The quiet that is enough when the page only took the input: no DOM mutation and no network
+ * request since the action (typing into a field nothing listens to, choosing an option). It
+ * still covers a reaction a frame or a zero timer later; a request the page starts in it is
+ * waited for, then the full quiet. Only with a driver that sees requests (watchRequests).
+ */
+const INPUT_QUIET_MS = 50;
 
 async function locate(driver: PageDriver, id: number): Promise<TargetPoint> {
   const t = await driver.call("locate", { id });
@@ -158,14 +166,34 @@ export async function performAction(driver: PageDriver, action: AgentAction, opt
     return { outcome, url, method, mutations: 0 };
   }
   const token = await driver.call("watchStart", {});
-  const method = await act(driver, action);
-  let changes = 0;
+  const requests = driver.watchRequests?.();
   try {
-    changes = await driver.call("watchSettle", { token, quietMs: opts.quietMs ?? 150, maxMs: opts.settleMs ?? 1000 });
+    const method = await act(driver, action);
+    return await outcome(driver, doc, beforeUrl, method, await settle(driver, token, requests, opts));
+  } finally {
+    requests?.stop();
+  }
+}
+
+/** Waits for the page to be quiet after an action: its change count, or -1 when it navigated. */
+async function settle(driver: PageDriver, token: string, requests: RequestWatch | undefined, opts: PerformOptions): Promise<number> {
+  const quietMs = opts.quietMs ?? 150;
+  const maxMs = opts.settleMs ?? 1000;
+  const t0 = Date.now();
+  try {
+    if (!requests) return await driver.call("watchSettle", { token, quietMs, maxMs });
+    const changes = await driver.call("watchSettle", { token, quietMs, maxMs, inputQuietMs: INPUT_QUIET_MS, keep: true });
+    if (requests.started() === 0) return changes;
+    // The page asked the network for something: its reaction comes with the answer.
+    await requests.idle(Math.max(0, maxMs - (Date.now() - t0)));
+    return await driver.call("watchSettle", { token, quietMs, maxMs: Math.max(quietMs, maxMs - (Date.now() - t0)) });
   } catch (err) {
     if (!isNavigationError(err)) throw err;
-    changes = -1;
+    return -1;
   }
+}
+
+async function outcome(driver: PageDriver, doc: string, beforeUrl: string, method: ActionResult["method"], changes: number): Promise<ActionResult> {
   const navigated = (await driver.settleNavigation(doc)) || changes < 0;
   const url = await driver.url();
   if (navigated || url !== beforeUrl) return { outcome: "navigated", url, method, mutations: 0 };

@@ -40,6 +40,12 @@ export interface ActOptions {
    * needs no second call. A backend may ignore it; the session then captures itself.
    */
   capture?: boolean;
+  /**
+   * With `capture`: when the action navigated, capture only the new page's top (as
+   * CaptureOptions.summary) and say so (ActOutcome.captureSummary). A backend may capture the
+   * whole page instead.
+   */
+  summary?: boolean;
   /** The action seems to follow text the person cannot see (provenance.ts): for a supervising log. */
   followsHiddenText?: boolean;
 }
@@ -47,6 +53,8 @@ export interface ActOptions {
 /** An action's result, with the page captured after it when asked (null: it could not be taken). */
 export interface ActOutcome extends ActionResult {
   capture?: SnapshotRequest | null;
+  /** The capture is a navigation's summary (ActOptions.summary), not the whole page. */
+  captureSummary?: boolean;
 }
 
 export interface ReadPage {

@@ -2,7 +2,8 @@
 // page, and the diff an action made. Every tool goes through here, so ids, stale answers and
 // diffs are the same on every backend.
 import type { RefineResult, RefinedElement, SnapshotRequest } from "../../contract/index.js";
-import { diff, formatElement, toPrompt, DEFAULT_TOKEN_BUDGET } from "../../prompt/index.js";
+import { diff } from "../../prompt/diff.js";
+import { formatElement } from "../../prompt/format.js";
 
 export { compact, type CompactElement };
 import type { ActionResult, ActionTarget, AgentAction, AgentTab, DialogInfo } from "../core/actions.js";
@@ -13,6 +14,14 @@ import { isStale, staleAnswer } from "./stale.js";
 import { activityEntry, type ActivityEntry, type ActivityInput } from "../core/activity.js";
 import { followsHiddenText, hiddenIdsOf, hiddenPassagesIn, HIDDEN_NOTICE } from "./provenance.js";
 import { isSecretTarget, SecretValues } from "../core/secrets.js";
+
+// The one lazy boundary of the agent's startup: rendering a page for the agent counts tokens with
+// gpt-tokenizer's o200k tables, the costliest module to load (~300 ms of CPU). Loaded on the first
+// answer that renders a page (or warmed in the background by the stdio server), so a server that
+// composes a session answers `initialize` without it.
+let promptModule: Promise<typeof import("../../prompt/to-prompt.js")> | undefined;
+/** The prompt renderer, loaded once. */
+export const loadPrompt = (): Promise<typeof import("../../prompt/to-prompt.js")> => (promptModule ??= import("../../prompt/to-prompt.js"));
 
 export type Billable = "snapshot" | "read" | "screenshot";
 
@@ -157,6 +166,7 @@ export class AgentSession {
         opts.goal || opts.limit !== undefined ? this.deps.refine(req, {}, "internal") : null,
       ]);
       this.remember(tab, req.url, ranked.elements, baseline?.elements ?? ranked.elements);
+      const { toPrompt, DEFAULT_TOKEN_BUDGET } = await loadPrompt();
       const prompt = toPrompt({ ...ranked, url: req.url }, {
         tokenBudget: opts.token_budget ?? DEFAULT_TOKEN_BUDGET,
         maxElements: opts.limit,
@@ -289,7 +299,8 @@ export class AgentSession {
     if (action.kind === "type" && isSecretTarget(target)) this.secrets.add(action.text);
     if (this.memory.get(tab)?.partial) {
       // The page as a whole, for this action's diff: a navigation's answer captured only its top.
-      const req = await this.capture(tab);
+      // Internal: the agent did not ask for it (the person's log shows no snapshot for it).
+      const req = await this.capture(tab, { internal: true });
       this.remember(tab, req.url, [], (await this.deps.refine(req, {}, "internal")).elements);
     }
     const mem = this.memory.get(tab);
@@ -299,7 +310,7 @@ export class AgentSession {
     let result: ActOutcome;
     try {
       // The page after the action comes with its answer where the backend can (one bridge round trip).
-      result = this.secrets.scrub(await this.deps.backend.act(tab, action, target, hooks, { capture: true, followsHiddenText: followsHidden }));
+      result = this.secrets.scrub(await this.deps.backend.act(tab, action, target, hooks, { capture: true, summary: true, followsHiddenText: followsHidden }));
     } catch (raw) {
       const err = this.secrets.scrubError(raw);
       const thrown =
@@ -332,6 +343,7 @@ export class AgentSession {
     const changes = previous && previous.url === req.url ? this.changeLines(previous.baseline, fresh.elements) : [`navigated to ${req.url}`];
     this.memory.delete(tab);
     this.remember(tab, req.url, [], fresh.elements);
+    const { toPrompt, DEFAULT_TOKEN_BUDGET } = await loadPrompt();
     const page = toPrompt({ ...fresh, url: req.url }, { tokenBudget: DEFAULT_TOKEN_BUDGET });
     const text = [`${err.message}; nothing was done. What the person changed:`, ...(changes.length ? changes : ["(nothing)"]), "The page now:", page.text].join("\n");
     return new AgentError("handed_back", text, { ...(err.detail ?? {}), changes, url: req.url });
@@ -357,7 +369,7 @@ export class AgentSession {
    * action's answer carried, else (a backend that cannot, an older extension) one taken now.
    */
   private async answer(tab: string, got: ActOutcome): Promise<ActAnswer> {
-    const { capture, ...result } = got;
+    const { capture, captureSummary, ...result } = got;
     // A dialog blocks the page: nothing can be read of it until the agent answers (dialog tool).
     if (result.dialog) return { ...result, changes: [] };
     const previous = this.memory.get(tab);
@@ -381,7 +393,8 @@ export class AgentSession {
     if (navigated || !previous || previous.url !== req.url) {
       this.memory.delete(tab);
       this.remember(tab, req.url, [], fresh.elements);
-      this.memory.get(tab)!.partial = navigated && !capture;
+      this.memory.get(tab)!.partial = navigated && (!capture || captureSummary === true);
+      const { toPrompt } = await loadPrompt();
       const top = toPrompt({ ...fresh, url: req.url }, { tokenBudget: 200, maxElements: 5 });
       // A summary's count of the elements left out is not the page's: say what to do instead.
       const text = navigated ? top.text.replace(/\n\(\d+ more elements omitted\)$/, "\n(the rest of the page: snapshot)") : top.text;

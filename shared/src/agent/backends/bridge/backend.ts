@@ -45,7 +45,7 @@ export class BridgeBackend implements AgentBackend {
 
   /** The extension always marks hidden text (textVisibility); it logs a capture unless internal. */
   capture(tab: string, opts?: CaptureOptions): Promise<SnapshotRequest> {
-    return this.hub.call(this.accountId, this.sessionId, tab, "capture", opts?.internal ? { internal: true } : {});
+    return this.hub.call(this.accountId, this.sessionId, tab, "capture", { ...(opts?.internal ? { internal: true } : {}), ...(opts?.summary ? { summary: true } : {}) });
   }
 
   read(tab: string): Promise<ReadPage> {
@@ -67,6 +67,7 @@ export class BridgeBackend implements AgentBackend {
       args = { action: { ...named, path: file.name }, target, file };
     }
     if (opts.capture) args.capture = true;
+    if (opts.capture && opts.summary) args.summary = true;
     if (opts.followsHiddenText !== undefined) args.followsHiddenText = opts.followsHiddenText;
     return this.hub.call(this.accountId, this.sessionId, tab, "act", args, hooks);
   }

@@ -43,20 +43,23 @@ export interface UploadFile {
 export interface BridgeOps {
   /**
    * `internal`: the agent did not ask for this capture (a stale hint, a screenshot's marks): the
-   * extension does not log it as a snapshot. An older extension ignores it.
+   * extension does not log it as a snapshot. `summary`: only the top of the page (the elements
+   * in the viewport, CaptureOptions.summary). An older extension ignores both.
    */
-  capture: { args: { internal?: boolean }; result: SnapshotRequest };
+  capture: { args: { internal?: boolean; summary?: boolean }; result: SnapshotRequest };
   read: { args: Record<string, never>; result: ReadPage };
   screenshot: { args: { marks: MarkBox[] }; result: { png: string } };
   /**
    * `capture`: answer with the page captured after the action (`result.capture`; null when it
    * could not be taken), one round trip for both. An older extension answers without it, and the
-   * session then calls capture. `followsHiddenText`: the session's provenance verdict, for the
-   * extension's activity log.
+   * session then calls capture. `summary` (with capture): after a navigation only the new page's
+   * top is captured, answered with `captureSummary: true` (ActOptions.summary); an older extension
+   * captures the whole page and does not say so. `followsHiddenText`: the session's provenance
+   * verdict, for the extension's activity log.
    */
   act: {
-    args: { action: AgentAction; target: ActionTarget | null; capture?: boolean; followsHiddenText?: boolean; file?: UploadFile };
-    result: ActionResult & { capture?: SnapshotRequest | null };
+    args: { action: AgentAction; target: ActionTarget | null; capture?: boolean; summary?: boolean; followsHiddenText?: boolean; file?: UploadFile };
+    result: ActionResult & { capture?: SnapshotRequest | null; captureSummary?: boolean };
   };
   wait: { args: { text?: string; timeoutMs: number }; result: { found: boolean } };
   /** Passages the person cannot see (PageCalls.hiddenText). */

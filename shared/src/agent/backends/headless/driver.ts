@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import type { Page, Request } from "playwright-core";
-import type { PageDriver } from "../../perform/driver.js";
+import type { PageDriver, RequestWatch } from "../../perform/driver.js";
 import { PAGE_AGENT_GLOBAL, type PageCallArgs, type PageCallName, type PageCallResult } from "../../perform/page-calls.js";
 import { collectorScript } from "../../../playwright/bundle.js";
 import { SightlineWorld, type WorldScript } from "../../../playwright/world.js";
@@ -140,6 +140,42 @@ export class PlaywrightDriver implements PageDriver {
 
   async documentId(): Promise<string> {
     return String(this.navigations);
+  }
+
+  /** Every request of the page (any frame) from now on, by Playwright's request events. */
+  watchRequests(): RequestWatch {
+    const page = this.page;
+    const inFlight = new Set<Request>();
+    let started = 0;
+    let wake: (() => void) | null = null;
+    const onRequest = (req: Request) => {
+      started++;
+      inFlight.add(req);
+    };
+    const onDone = (req: Request) => {
+      if (inFlight.delete(req) && inFlight.size === 0) wake?.();
+    };
+    page.on("request", onRequest);
+    page.on("requestfinished", onDone);
+    page.on("requestfailed", onDone);
+    return {
+      started: () => started,
+      idle: (ms) =>
+        inFlight.size === 0
+          ? Promise.resolve()
+          : new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, ms);
+              wake = () => {
+                clearTimeout(timer);
+                resolve();
+              };
+            }),
+      stop: () => {
+        page.off("request", onRequest);
+        page.off("requestfinished", onDone);
+        page.off("requestfailed", onDone);
+      },
+    };
   }
 
   async settleNavigation(since: string): Promise<boolean> {
