@@ -111,7 +111,7 @@ run.table({
     "≤ 2× without it",
   ],
   rows: latency,
-  note: "The quiet wait: after an action the page agent waits until no DOM mutation or input event has come for 150 ms (at most 1 s), so the answer shows what the action did, including a page's late reaction; when the page mutated nothing and started no network request (typing into a field nothing listens to, choosing an option), 50 ms; a request it started is waited for, then the 150 ms. page.fill and page.selectOption answer as soon as the event is dispatched. Medians of each column separately.",
+  note: "The quiet wait: after an action the page agent waits until no DOM mutation or input event has come for 150 ms (at most 1 s), so the answer shows what the action did, including a page's late reaction; when the page mutated nothing and started no network request after a select or a click, 50 ms (typing keeps 150 ms: suggestions and validation are commonly debounced by a timer alone); a request it started is waited for, then the 150 ms. page.fill and page.selectOption answer as soon as the event is dispatched. Medians of each column separately.",
 });
 
 // ---- Where a navigate and a snapshot spend their time ------------------------------------

@@ -1,5 +1,6 @@
 // When an action's answer is given: the wait after it ends sooner when the page only took the
-// input (no DOM mutation, no network request: perform/perform.ts INPUT_QUIET_MS), and a late
+// input (no DOM mutation, no network request: perform/perform.ts INPUT_QUIET_MS; not after
+// typing, where a debounce timer alone commonly shows the reaction), and a late
 // reaction is still in the answer: one that comes after a request the input started, and one
 // that follows the page's own first mutation by a timer. Headless backend, real Chromium.
 import { createServer, type Server } from "node:http";
@@ -15,6 +16,7 @@ const PAGE = `<!doctype html><title>Settle</title>
 <input aria-label="Plain" id="plain">
 <input aria-label="Lookup" id="lookup">
 <input aria-label="Later" id="later">
+<input aria-label="Debounced" id="debounced">
 <p id="out" role="status">nothing yet</p>
 <script>
   const out = document.getElementById("out");
@@ -29,6 +31,12 @@ const PAGE = `<!doctype html><title>Settle</title>
   document.getElementById("later").addEventListener("input", () => {
     out.textContent = "checking";
     setTimeout(() => (out.textContent = "checked"), 100);
+  });
+  // A debounced reaction: a timer alone, 100 ms after the last key (no mutation, no request before).
+  let debounce;
+  document.getElementById("debounced").addEventListener("input", (e) => {
+    clearTimeout(debounce);
+    debounce = setTimeout(() => (out.textContent = "suggestions for " + e.target.value), 100);
   });
 </script>`;
 
@@ -87,5 +95,11 @@ describe("the wait after an action", () => {
     const typed = await session.act(tab, { kind: "type", id: id("Later"), text: "go" });
     expect(typed.changes.join("\n")).toMatch(/checked/);
     expect(typed.changes.join("\n")).not.toMatch(/checking/);
+  });
+
+  it("keeps the full quiet after typing: a suggestion list a debounce timer shows 100 ms after the last key is in the answer", async () => {
+    const { session, tab, id } = await ready();
+    const typed = await session.act(tab, { kind: "type", id: id("Debounced"), text: "tent" });
+    expect(typed.changes.join("\n")).toMatch(/suggestions for tent/);
   });
 });

@@ -20,6 +20,12 @@ export interface PerformOptions {
  * waited for, then the full quiet. Only with a driver that sees requests (watchRequests).
  */
 const INPUT_QUIET_MS = 50;
+/**
+ * Typing (and a form filled in one call) keeps the full quiet: a search box's suggestions, a field's validation, a price update
+ * are commonly debounced 50-150 ms after the last key by a timer alone (no mutation, no request
+ * until it fires), and the short quiet would answer before them.
+ */
+const shortQuiet = (action: AgentAction) => action.kind !== "type" && action.kind !== "fill_form";
 
 async function locate(driver: PageDriver, id: number): Promise<TargetPoint> {
   const t = await driver.call("locate", { id });
@@ -169,20 +175,20 @@ export async function performAction(driver: PageDriver, action: AgentAction, opt
   const requests = driver.watchRequests?.();
   try {
     const method = await act(driver, action);
-    return await outcome(driver, doc, beforeUrl, method, await settle(driver, token, requests, opts));
+    return await outcome(driver, doc, beforeUrl, method, await settle(driver, token, requests, opts, shortQuiet(action)));
   } finally {
     requests?.stop();
   }
 }
 
 /** Waits for the page to be quiet after an action: its change count, or -1 when it navigated. */
-async function settle(driver: PageDriver, token: string, requests: RequestWatch | undefined, opts: PerformOptions): Promise<number> {
+async function settle(driver: PageDriver, token: string, requests: RequestWatch | undefined, opts: PerformOptions, short: boolean): Promise<number> {
   const quietMs = opts.quietMs ?? 150;
   const maxMs = opts.settleMs ?? 1000;
   const t0 = Date.now();
   try {
     if (!requests) return await driver.call("watchSettle", { token, quietMs, maxMs });
-    const changes = await driver.call("watchSettle", { token, quietMs, maxMs, inputQuietMs: INPUT_QUIET_MS, keep: true });
+    const changes = await driver.call("watchSettle", { token, quietMs, maxMs, ...(short ? { inputQuietMs: INPUT_QUIET_MS } : {}), keep: true });
     if (requests.started() === 0) return changes;
     // The page asked the network for something: its reaction comes with the answer.
     await requests.idle(Math.max(0, maxMs - (Date.now() - t0)));
