@@ -76,7 +76,7 @@ async function ready(): Promise<{ session: AgentSession; tab: string; id: (label
 }
 
 describe("the wait after an action", () => {
-  it("answers typing that nothing reacts to (the short quiet) with the field's new value", async () => {
+  it("answers typing that nothing reacts to with the field's new value", async () => {
     const { session, tab, id } = await ready();
     const typed = await session.act(tab, { kind: "type", id: id("Plain"), text: "hello" });
     expect(typed.outcome).toBe("dom_changed");
