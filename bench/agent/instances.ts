@@ -153,7 +153,7 @@ run.table({
   columns: ["target", "measured", "met"],
   rows: [["the relay adds ≤ 5 ms per call at p50 on loopback (worst call)", `${worst.toFixed(2)} ms`, worst <= 5 ? "yes" : "no"]],
 });
-run.note("Each agent drives its own shared tab of the same page; halfway through each row they swap tabs, so neither path keeps the tab in front.");
+run.note("Each agent drives its own shared tab of the same page; halfway through each row they swap tabs, and each agent's tab is brought to the front before each of its timed calls (a tab behind runs its timers once a second).");
 run.note("The relay's cost is the median of the differences between each B call and the A call next to it in time: on a loaded machine the p50s of the two columns move with the load, the paired difference much less.");
 run.note("Both instances, PostgreSQL, Chromium and the bench share this machine's two cores; each instance refines on one worker thread.");
 
