@@ -20,6 +20,7 @@ import { walkFrame } from "./frames.js";
 import type { Ctx, Frame, Inherited, Occluder } from "./walk-state.js";
 import type { CollectOptions, CollectResult } from "./types.js";
 import { Sight } from "./visibility/runs.js";
+import { newPurposeCache } from "./purpose.js";
 import { TEXT_HIDDEN_ATTRIBUTE } from "../agent/session/provenance.js";
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
@@ -262,7 +263,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     pending: [],
     judged: options.textVisibility === true ? [] : null,
     secrets: [],
-    purposes: new Map(),
+    purposes: newPurposeCache(),
   };
   const top: Frame = {
     doc: document,
