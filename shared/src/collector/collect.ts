@@ -38,7 +38,9 @@ function visitChildren(parent: Element | ShadowRoot, ctx: Ctx, f: Frame, inh: In
 
 function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const tag = el.localName;
-  if (SKIP_TAGS.has(tag)) return;
+  // A <noscript> holding elements is shown content: the document runs no scripts (the static
+  // capture); where scripts run, its content is one text node and it is skipped.
+  if (SKIP_TAGS.has(tag) && (tag !== "noscript" || el.firstElementChild === null)) return;
   // Not through the style cache: the walk reads each element once, and a cached declaration
   // saves only the getComputedStyle() call, not the property reads (the library's own reads
   // go through ctx.style).
