@@ -13,7 +13,11 @@
 //    ancestors' (forms submitted by script have none).
 // Bounded: a few ancestor and sibling steps, one query per form; a page of a thousand buttons
 // outside forms pays only their own attributes.
+import { Attr } from "./candidates.js";
 import { shortText } from "./text.js";
+
+/** Without the walk's attribute scan: every attribute purposeOf reads may be there. */
+const OWN_ATTRS = Attr.Id | Attr.Name | Attr.Autocomplete | Attr.Class;
 
 export interface Purpose {
   label: string | null;
@@ -198,6 +202,8 @@ export function newPurposeCache(): PurposeCache {
 
 /** The id and class words of an ancestor, read once per collect(). */
 function ancestorMarks(a: Element, cache: PurposeCache): readonly string[] {
+  // Most wrappers carry no attribute at all: nothing to read or remember.
+  if (!a.hasAttributes()) return NO_WORDS;
   let w = cache.marks.get(a);
   if (w) return w;
   const id = a.getAttribute("id");
@@ -245,15 +251,16 @@ function formFacts(box: Element, control: Element, cache: PurposeCache): FormFac
  * null when nothing says one. Buttons outside any form-like container get none (their own
  * label is their purpose).
  */
-export function purposeOf(el: Element, cache: PurposeCache): Purpose | null {
+export function purposeOf(el: Element, cache: PurposeCache, has: number = OWN_ATTRS): Purpose | null {
   const tag = el.localName;
   const box = purposeContainer(el, cache);
   if (!box && tag === "button") return null;
   const words = new Set<string>();
-  markupWords(el.getAttribute("id"), words);
-  markupWords(el.getAttribute("name"), words);
-  markupWords(el.getAttribute("autocomplete"), words);
-  markupWords(el.getAttribute("class"), words);
+  // `has`: the attributes the walk's scan saw on the element (candidates.ts), so absent ones are not read.
+  if (has & Attr.Id) markupWords(el.getAttribute("id"), words);
+  if (has & Attr.Name) markupWords(el.getAttribute("name"), words);
+  if (has & Attr.Autocomplete) markupWords(el.getAttribute("autocomplete"), words);
+  if (has & Attr.Class) markupWords(el.getAttribute("class"), words);
   let label: string | null = null;
   if (box) {
     const f = formFacts(box, el, cache);
