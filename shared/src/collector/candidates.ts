@@ -109,7 +109,13 @@ export function scanAttributes(el: Element): AttrScan {
 
 export function kindOf(el: Element, tag: string, scan: AttrScan, allRoles = false): Kind {
   if (INTERACTIVE_TAGS.has(tag)) return Kind.Interactive;
-  if (tag === "a") return scan.has & Attr.Href || scan.handler || scan.tabindex !== null ? Kind.Interactive : Kind.None;
+  if (tag === "a") {
+    if (scan.has & Attr.Href || scan.handler || scan.tabindex !== null) return Kind.Interactive;
+    // An anchor without href is no link, but an ARIA role makes it the control it says (the
+    // `<a role="button">` of cookie banners and script-driven buttons; Chromium's tree has it).
+    const r = scan.roleAttr;
+    return r !== null && INTERACTIVE_ROLES.has(r) ? Kind.Interactive : Kind.None;
+  }
   if (tag === "input") return (el as HTMLInputElement).type === "hidden" ? Kind.None : Kind.Interactive;
   if (tag === "option") {
     const sel = el.closest("select");

@@ -20,6 +20,7 @@ import { walkFrame } from "./frames.js";
 import type { Ctx, Frame, Inherited, Occluder } from "./walk-state.js";
 import type { CollectOptions, CollectResult } from "./types.js";
 import { Sight } from "./visibility/runs.js";
+import { newPurposeCache } from "./purpose.js";
 import { TEXT_HIDDEN_ATTRIBUTE } from "../agent/session/provenance.js";
 
 const SKIP_TAGS = new Set(["script", "style", "noscript", "template", "head", "meta", "link", "title", "base", "datalist"]);
@@ -37,7 +38,9 @@ function visitChildren(parent: Element | ShadowRoot, ctx: Ctx, f: Frame, inh: In
 
 function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const tag = el.localName;
-  if (SKIP_TAGS.has(tag)) return;
+  // A <noscript> holding elements is shown content: the document runs no scripts (the static
+  // capture); where scripts run, its content is one text node and it is skipped.
+  if (SKIP_TAGS.has(tag) && (tag !== "noscript" || el.firstElementChild === null)) return;
   // Not through the style cache: the walk reads each element once, and a cached declaration
   // saves only the getComputedStyle() call, not the property reads (the library's own reads
   // go through ctx.style).
@@ -262,7 +265,7 @@ export function collectSync(options: CollectOptions = {}): CollectResult {
     pending: [],
     judged: options.textVisibility === true ? [] : null,
     secrets: [],
-    purposes: new Map(),
+    purposes: newPurposeCache(),
   };
   const top: Frame = {
     doc: document,

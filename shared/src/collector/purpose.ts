@@ -13,7 +13,11 @@
 //    ancestors' (forms submitted by script have none).
 // Bounded: a few ancestor and sibling steps, one query per form; a page of a thousand buttons
 // outside forms pays only their own attributes.
+import { Attr } from "./candidates.js";
 import { shortText } from "./text.js";
+
+/** Without the walk's attribute scan: every attribute purposeOf reads may be there. */
+const OWN_ATTRS = Attr.Id | Attr.Name | Attr.Autocomplete | Attr.Class;
 
 export interface Purpose {
   label: string | null;
@@ -40,16 +44,37 @@ const NOISE = new Set(
 /** Field kinds worth saying about a form (what its other fields are). */
 const KIND_WORDS: Record<string, string> = { email: "email", password: "password", search: "search", tel: "phone" };
 
-/** The words of a markup token string: camelCase and separators split, lower case, noise and hashes dropped. */
-export function markupWords(s: string | null | undefined, into: Set<string>): void {
-  if (typeof s !== "string" || !s) return;
+/**
+ * The words of one markup token string, memoised: the same class strings ("form-control",
+ * "btn btn-primary") repeat on every control of a page and across collects, and the split is
+ * most of what a control's purpose costs. Bounded: cleared when it holds too many strings.
+ */
+const WORDS_MEMO = new Map<string, readonly string[]>();
+const WORDS_MEMO_MAX = 4000;
+const NO_WORDS: readonly string[] = Object.freeze([]);
+
+function wordsOfString(s: string): readonly string[] {
+  let w = WORDS_MEMO.get(s);
+  if (w) return w;
+  const out: string[] = [];
   const spaced = s.replace(/([a-z])([A-Z])/g, "$1 $2");
   for (const raw of spaced.toLowerCase().split(/[^a-z\u00c0-\u024f]+/)) {
     if (raw.length < 3 || raw.length > 20 || NOISE.has(raw)) continue;
     // Hash-like (no vowel) or a build suffix: says nothing.
     if (!/[aeiouy\u00c0-\u024f]/.test(raw)) continue;
-    into.add(raw);
+    if (!out.includes(raw)) out.push(raw);
   }
+  w = out.length ? out : NO_WORDS;
+  if (WORDS_MEMO.size >= WORDS_MEMO_MAX) WORDS_MEMO.clear();
+  WORDS_MEMO.set(s, w);
+  return w;
+}
+
+/** The words of a markup token string: camelCase and separators split, lower case, noise and hashes dropped. */
+export function markupWords(s: string | null | undefined, into: Set<string>): void {
+  if (typeof s !== "string" || !s) return;
+  const w = wordsOfString(s);
+  for (let i = 0; i < w.length; i++) into.add(w[i]);
 }
 
 /** Path words of a form's action (the host left out: it names the site, not the purpose). */
@@ -59,11 +84,41 @@ function actionWords(action: string | null, into: Set<string>): void {
   markupWords(path, into);
 }
 
-/** The form-like container of a control: its form, a search region, a fieldset, an ARIA form. */
-export function purposeContainer(el: Element): Element | null {
+/** A form-like container: a form, a search region, a fieldset, an ARIA form or search. */
+function isContainer(el: Element): boolean {
+  const tag = el.localName;
+  if (tag === "form" || tag === "search" || tag === "fieldset") return true;
+  const role = el.getAttribute("role");
+  return role === "search" || role === "form";
+}
+
+/**
+ * The form-like container of a control: its form, a search region, a fieldset, an ARIA form
+ * (the nearest of the last four, as closest() finds it). With a cache, each ancestor is tested
+ * once per collect(): the controls of a page share most of their ancestors.
+ */
+export function purposeContainer(el: Element, cache?: PurposeCache): Element | null {
   const form = (el as HTMLInputElement).form ?? null;
   if (form) return form;
-  return el.closest("form, search, [role=search], [role=form], fieldset");
+  if (!cache) return el.closest("form, search, [role=search], [role=form], fieldset");
+  if (isContainer(el)) return el;
+  const walked: Element[] = [];
+  let found: Element | null = null;
+  for (let a = el.parentElement; a; a = a.parentElement) {
+    const known = cache.boxes.get(a);
+    if (known !== undefined) {
+      found = known;
+      break;
+    }
+    if (isContainer(a)) {
+      found = a;
+      cache.boxes.set(a, a);
+      break;
+    }
+    walked.push(a);
+  }
+  for (let i = 0; i < walked.length; i++) cache.boxes.set(walked[i], found);
+  return found;
 }
 
 function textOf(el: Element): string {
@@ -132,11 +187,42 @@ interface FormFacts {
   words: Set<string>;
 }
 
-/** Per collect(): each container's facts, read once. */
-export type PurposeCache = Map<Element, FormFacts>;
+/** Per collect(): each container's facts and each bare ancestor's markup words, read once. */
+export interface PurposeCache {
+  forms: Map<Element, FormFacts>;
+  /** id and class words of the ancestors read for controls outside any form (shared by siblings). */
+  marks: Map<Element, readonly string[]>;
+  /** Each ancestor's nearest form-like container (itself when it is one), or null. */
+  boxes: Map<Element, Element | null>;
+}
+
+export function newPurposeCache(): PurposeCache {
+  return { forms: new Map(), marks: new Map(), boxes: new Map() };
+}
+
+/** The id and class words of an ancestor, read once per collect(). */
+function ancestorMarks(a: Element, cache: PurposeCache): readonly string[] {
+  // Most wrappers carry no attribute at all: nothing to read or remember.
+  if (!a.hasAttributes()) return NO_WORDS;
+  let w = cache.marks.get(a);
+  if (w) return w;
+  const id = a.getAttribute("id");
+  const cls = a.getAttribute("class");
+  if (!id && !cls) w = NO_WORDS;
+  else if (!id) w = wordsOfString(cls as string);
+  else if (!cls) w = wordsOfString(id);
+  else {
+    const set = new Set<string>();
+    markupWords(id, set);
+    markupWords(cls, set);
+    w = [...set];
+  }
+  cache.marks.set(a, w);
+  return w;
+}
 
 function formFacts(box: Element, control: Element, cache: PurposeCache): FormFacts {
-  let f = cache.get(box);
+  let f = cache.forms.get(box);
   if (f) return f;
   const label = containerLabel(box, control);
   const words = new Set<string>();
@@ -156,7 +242,7 @@ function formFacts(box: Element, control: Element, cache: PurposeCache): FormFac
   }
   markupWords(submitLabel(box), words);
   f = { label: label ? (label.length > LABEL_MAX ? `${label.slice(0, LABEL_MAX - 1).trimEnd()}…` : label) : null, words };
-  cache.set(box, f);
+  cache.forms.set(box, f);
   return f;
 }
 
@@ -165,15 +251,16 @@ function formFacts(box: Element, control: Element, cache: PurposeCache): FormFac
  * null when nothing says one. Buttons outside any form-like container get none (their own
  * label is their purpose).
  */
-export function purposeOf(el: Element, cache: PurposeCache): Purpose | null {
+export function purposeOf(el: Element, cache: PurposeCache, has: number = OWN_ATTRS): Purpose | null {
   const tag = el.localName;
-  const box = purposeContainer(el);
+  const box = purposeContainer(el, cache);
   if (!box && tag === "button") return null;
   const words = new Set<string>();
-  markupWords(el.getAttribute("id"), words);
-  markupWords(el.getAttribute("name"), words);
-  markupWords(el.getAttribute("autocomplete"), words);
-  markupWords(el.getAttribute("class"), words);
+  // `has`: the attributes the walk's scan saw on the element (candidates.ts), so absent ones are not read.
+  if (has & Attr.Id) markupWords(el.getAttribute("id"), words);
+  if (has & Attr.Name) markupWords(el.getAttribute("name"), words);
+  if (has & Attr.Autocomplete) markupWords(el.getAttribute("autocomplete"), words);
+  if (has & Attr.Class) markupWords(el.getAttribute("class"), words);
   let label: string | null = null;
   if (box) {
     const f = formFacts(box, el, cache);
@@ -183,11 +270,16 @@ export function purposeOf(el: Element, cache: PurposeCache): Purpose | null {
     // No form: the markup of the three nearest ancestors (a newsletter box submitted by script).
     let a = el.parentElement;
     for (let i = 0; i < 3 && a && a.localName !== "body"; i++, a = a.parentElement) {
-      markupWords(a.getAttribute("id"), words);
-      markupWords(a.getAttribute("class"), words);
+      const w = ancestorMarks(a, cache);
+      for (let j = 0; j < w.length; j++) words.add(w[j]);
     }
   }
   if (!words.size && !label) return null;
-  const list = [...words].slice(0, WORDS_MAX);
-  return { label, words: list.length ? list.join(" ") : null };
+  let joined: string | null = null;
+  let n = 0;
+  for (const w of words) {
+    if (n++ === WORDS_MAX) break;
+    joined = joined === null ? w : `${joined} ${w}`;
+  }
+  return { label, words: joined };
 }

@@ -161,7 +161,7 @@ export function emitRecord(c: Candidate, ctx: Ctx, f: Frame, inh: Inherited): Ra
     // The page owns its DOM (a form's properties can be its fields): a purpose that cannot be read is none.
     let p: ReturnType<typeof purposeOf> = null;
     try {
-      p = purposeOf(el, ctx.purposes);
+      p = purposeOf(el, ctx.purposes, has);
     } catch {
       p = null;
     }

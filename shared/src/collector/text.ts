@@ -128,7 +128,8 @@ function walk(node: Node): boolean {
       }
     } else if (type === 1) {
       const el = c as Element;
-      if (SKIP_TEXT_TAGS.has(el.localName)) continue;
+      // A <noscript> holding elements is shown (no scripts run in the document): read like any element.
+      if (SKIP_TEXT_TAGS.has(el.localName) && (el.localName !== "noscript" || el.firstElementChild === null)) continue;
       if (hidden) {
         if (hidden.size !== 0 && hidden.has(el)) continue;
       } else {
