@@ -251,6 +251,20 @@ describe("read() names the page, not the site", () => {
   });
 });
 
+describe("read() titles from documentation and subdomains", () => {
+  it("a heading's permalink mark is not part of the title (Sphinx's ¶)", async () => {
+    const r = await readFixture("/collector/read/docs-permalink.html", { format: "text" });
+    expect(r.title).toBe("Caching pages");
+    expect(r.content).toContain("cache key is built from both");
+  });
+
+  it("drops the site's name when only the registrable part of a subdomain address names it", async () => {
+    // neighbourhoods.harbourwatch.example: "neighbourhoods" is the longest label, "harbourwatch" the site.
+    const r = await readFixture("/collector/read/subdomain-site.html", { format: "text" });
+    expect(r.title).toBe("Lighthouse keepers return to Farne Point");
+  });
+});
+
 describe("read() leaves the site's menu out", () => {
   it("an open menu (no style sheet) inside the container Readability takes does not become the text", async () => {
     const r = await readFixture("/collector/read/open-menu.html", { format: "text" });
