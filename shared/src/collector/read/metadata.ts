@@ -20,12 +20,26 @@ export function metaTitle(doc: Document): string {
   return squash(doc.title || "") || meta(doc, 'meta[property="og:title" i]') || meta(doc, 'meta[name="twitter:title" i]');
 }
 
+/**
+ * The page's own title when there is no reading to take one from: og:title when the document
+ * title is it followed by more parts ("Topic - Category - Forum" with og:title "Topic", as
+ * forum software writes them; Readability itself prefers og:title), else metaTitle.
+ */
+export function fallbackTitle(doc: Document): string {
+  const title = squash(doc.title || "");
+  const og = meta(doc, 'meta[property="og:title" i]');
+  if (og && title.length > og.length && title.toLowerCase().startsWith(og.toLowerCase()) && SEPARATOR_START.test(title.slice(og.length))) return og;
+  return metaTitle(doc);
+}
+
 const WORDS = /[\p{L}\p{N}]+/gu;
 const words = (s: string): string[] => s.toLowerCase().match(WORDS) ?? [];
 /** Separators between a title's parts: the page's name and the site's. */
 const SEPARATOR = /\s+[|\-\u2013\u2014\u00b7\u2022/\u00bb>~]\s+|\s*[|\u2013\u2014\u00b7\u2022\u00bb]\s*/;
 /** The same, captured, so that a split keeps the separators between the parts. */
 const SEPARATOR_KEEP = new RegExp(`(${SEPARATOR.source})`);
+/** A separator where a string begins: what follows a title's first part. */
+const SEPARATOR_START = new RegExp(`^(?:${SEPARATOR.source})`);
 
 /**
  * A heading's text without the permalink mark that documentation generators put at its end
