@@ -251,6 +251,27 @@ describe("read() names the page, not the site", () => {
   });
 });
 
+describe("read() titles from documentation and subdomains", () => {
+  it("a heading's permalink mark is not part of the title (Sphinx's ¶)", async () => {
+    const r = await readFixture("/collector/read/docs-permalink.html", { format: "text" });
+    expect(r.title).toBe("Caching pages");
+    expect(r.content).toContain("cache key is built from both");
+  });
+
+  it("without a reading, the title is og:title when the document title is it plus more parts", async () => {
+    // A forum's shell: "Topic - Category - Site" in <title>, the topic alone in og:title, as
+    // Readability itself prefers; nothing for Readability to read.
+    const r = await readFixture("/collector/read/forum-shell.html", { format: "text" });
+    expect(r.title).toBe("Wiring a second thermostat");
+  });
+
+  it("drops the site's name when only the registrable part of a subdomain address names it", async () => {
+    // neighbourhoods.harbourwatch.example: "neighbourhoods" is the longest label, "harbourwatch" the site.
+    const r = await readFixture("/collector/read/subdomain-site.html", { format: "text" });
+    expect(r.title).toBe("Lighthouse keepers return to Farne Point");
+  });
+});
+
 describe("read() leaves the site's menu out", () => {
   it("an open menu (no style sheet) inside the container Readability takes does not become the text", async () => {
     const r = await readFixture("/collector/read/open-menu.html", { format: "text" });

@@ -20,12 +20,36 @@ export function metaTitle(doc: Document): string {
   return squash(doc.title || "") || meta(doc, 'meta[property="og:title" i]') || meta(doc, 'meta[name="twitter:title" i]');
 }
 
+/**
+ * The page's own title when there is no reading to take one from: og:title when the document
+ * title is it followed by more parts ("Topic - Category - Forum" with og:title "Topic", as
+ * forum software writes them; Readability itself prefers og:title), else metaTitle.
+ */
+export function fallbackTitle(doc: Document): string {
+  const title = squash(doc.title || "");
+  const og = meta(doc, 'meta[property="og:title" i]');
+  if (og && title.length > og.length && title.toLowerCase().startsWith(og.toLowerCase()) && SEPARATOR_START.test(title.slice(og.length))) return og;
+  return metaTitle(doc);
+}
+
 const WORDS = /[\p{L}\p{N}]+/gu;
 const words = (s: string): string[] => s.toLowerCase().match(WORDS) ?? [];
 /** Separators between a title's parts: the page's name and the site's. */
 const SEPARATOR = /\s+[|\-\u2013\u2014\u00b7\u2022/\u00bb>~]\s+|\s*[|\u2013\u2014\u00b7\u2022\u00bb]\s*/;
 /** The same, captured, so that a split keeps the separators between the parts. */
 const SEPARATOR_KEEP = new RegExp(`(${SEPARATOR.source})`);
+/** A separator where a string begins: what follows a title's first part. */
+const SEPARATOR_START = new RegExp(`^(?:${SEPARATOR.source})`);
+
+/**
+ * A heading's text without the permalink mark that documentation generators put at its end
+ * (Sphinx's "¶", "§", a link emoji): "Working with forms¶" names the page "Working with forms". A
+ * "#" stays: "Learn C#" ends in one.
+ */
+export function withoutPermalink(text: string): string {
+  const t = text.replace(/\s*(?:[\u00b6\u00a7]|\u{1f517})$/u, "").trim();
+  return t || text;
+}
 
 /**
  * The page's headline: its rendered <h1> (the first one inside `region` when there are several),
@@ -40,7 +64,7 @@ export function headline(doc: Document, regionOf: () => Element | null): string 
   const inRegion = region ? rendered.filter((h) => region.contains(h)) : [];
   const h = inRegion[0] ?? (rendered.length === 1 ? rendered[0] : null);
   if (!h) return "";
-  const text = squash(h.textContent ?? "");
+  const text = withoutPermalink(squash(h.textContent ?? ""));
   if (text.length < 3 || text.length > 300) return "";
   if (!words(text).length) return "";
   // Strict agreement: the document title or og:title holds the headline whole (the headline
@@ -63,6 +87,16 @@ export function headline(doc: Document, regionOf: () => Element | null): string 
 /** Letters and digits only, lower-cased: "Ruggable US" and "ruggable.com" compare as names. */
 const bare = (s: string): string => words(s).join("");
 
+/** Second-level labels under a country's domain ("co.uk", "com.au"): the name is the label before. */
+const SECOND_LEVEL = new Set(["co", "com", "org", "net", "ac", "gov", "edu", "ne", "or", "go", "gob", "nic"]);
+
+function registrableLabel(labels: string[]): string {
+  if (labels.length < 2) return "";
+  let i = labels.length - 2;
+  if (i > 0 && SECOND_LEVEL.has(labels[i]!) && labels[labels.length - 1]!.length === 2) i--;
+  return labels[i]!;
+}
+
 /**
  * What the site calls itself: og:site_name, the web-app names, and the host's name without
  * "www." and the top-level domain (from the page's address, its canonical link and og:url; a
@@ -83,6 +117,10 @@ function siteNames(doc: Document): string[] {
       // "shop.example.co.uk" -> "example": the longest label but the last (the top-level domain).
       const name = labels.slice(0, -1).sort((x, y) => y.length - x.length)[0];
       if (name) names.push(name);
+      // and the registrable domain's own label, which a longer subdomain hides
+      // ("developers.example.org" -> "example" as well as "developers")
+      const own = registrableLabel(labels);
+      if (own && own !== name) names.push(own);
     } catch {
       /* not an address */
     }

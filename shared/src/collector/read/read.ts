@@ -8,7 +8,7 @@ import { cleanCopy } from "./live-clean.js";
 import { mainContent, mainRegion } from "./main-content.js";
 import { detectPageType, type PageType } from "./page-type.js";
 import { languageOf, toMarkdown } from "./markdown.js";
-import { headline, metaDescription, metaTitle, withoutSiteName } from "./metadata.js";
+import { fallbackTitle, headline, metaDescription, metaTitle, withoutSiteName } from "./metadata.js";
 import { dropFurniture, markFurniture } from "./furniture.js";
 import { prune } from "./prune.js";
 import { completeArticle } from "./complete.js";
@@ -336,7 +336,7 @@ function cleaned(node: Element, pageType: PageType): Element {
  * document's title without the site's name.
  */
 function rulesTitle(doc: Document, c: Choice): string {
-  return headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || metaTitle(doc));
+  return headline(doc, () => mainRegion(doc)) || withoutSiteName(doc, c.r?.title || fallbackTitle(doc));
 }
 
 /** What the title chooser compares: the rules' pick, Readability's title and the rendered <h1>s. */
