@@ -5,7 +5,7 @@
 // `downloads` permission). A DownloadItem says nothing of its tab: the downloads counted are
 // those created while the action ran whose page (referrer) or address is on the tab's site.
 import { browser } from "wxt/browser";
-import type { DownloadInfo } from "@sightline/shared/agent/core";
+import { originOf, type DownloadInfo } from "@sightline/shared/agent/core";
 
 /** How long an answer waits for a download it saw start to finish (a later end is "in_progress"). */
 const FINISH_MS = 15_000;
@@ -13,14 +13,6 @@ const FINISH_MS = 15_000;
 const START_MS = 2_000;
 
 type Item = { id: number; url: string; finalUrl?: string; referrer?: string; filename: string; fileSize: number; totalBytes: number; state: string; error?: string };
-
-const originOf = (u: string | undefined) => {
-  try {
-    return u ? new URL(u).origin : "";
-  } catch {
-    return "";
-  }
-};
 
 function infoOf(item: Item): DownloadInfo {
   // The base name only: the person's folders are not the agent's business.

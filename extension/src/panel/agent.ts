@@ -2,7 +2,7 @@
 // Reject / Edit, keyboard shortcuts), Pause / Take over / Hand back, sites where act runs, and
 // the activity log with its JSON Lines export. The background owns the state; this renders it.
 import { browser } from "wxt/browser";
-import { toJsonLines } from "@sightline/shared/agent/core";
+import { originOf, toJsonLines } from "@sightline/shared/agent/core";
 import { AGENT_STATE_TAG, type AgentState, type AgentStateEnvelope, type PendingApproval } from "../agent/state.js";
 import { ask } from "./bridge.js";
 import { $, download, h } from "./dom.js";
@@ -20,14 +20,6 @@ const CONN_TEXT: Record<string, string> = {
   reconnecting: "Agents: reconnecting…",
   lost: "Agents: connection lost",
 };
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "";
-  }
-}
 
 async function send(req: Parameters<typeof ask>[0]): Promise<void> {
   const s = (await ask(req)) as AgentState;

@@ -47,7 +47,8 @@ export interface PageSnapshotOptions {
 }
 
 
-const COLLECT = "(o) => globalThis.sightline.collectJSON(o)";
+/** collectJSON() in Sightline's world of a page or a frame (agent/backends/headless/frames.ts too). */
+export const COLLECT = "(o) => globalThis.sightline.collectJSON(o)";
 
 /** Runs the collector in the page and returns the /v1/snapshot request body it built. */
 export async function collectPage(page: Page, opts: { collector?: CollectorOptions; bundlePath?: string } = {}): Promise<SnapshotRequest> {

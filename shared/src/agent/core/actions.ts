@@ -119,6 +119,16 @@ export interface AgentTab {
   dialog?: DialogInfo;
 }
 
+/** The origin of an address ("" when it is none: a page's, a frame's, a download's site). */
+export function originOf(url: string | null | undefined): string {
+  if (!url) return "";
+  try {
+    return new URL(url).origin;
+  } catch {
+    return "";
+  }
+}
+
 /** Schemes an agent may navigate to: the web, nothing local or privileged. */
 export function checkNavigableUrl(raw: string): URL {
   let url: URL;

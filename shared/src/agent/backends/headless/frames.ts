@@ -13,15 +13,16 @@
 //   located element then go to the same world; a change watch covers the top page and the frames.
 import type { Frame, Page } from "playwright-core";
 import type { RawElement, SnapshotRequest } from "../../../contract/index.js";
+import { originOf } from "../../core/actions.js";
 import type { PageCallArgs, PageCallName, PageCallResult } from "../../perform/page-calls.js";
 import { collectorScript } from "../../../playwright/bundle.js";
+import { COLLECT } from "../../../playwright/snapshot.js";
 import { SightlineWorld } from "../../../playwright/world.js";
 import type { CallRouter } from "./driver.js";
 
 /** Frame k's element n has id k * FRAME_ID_BASE + n (the collector numbers from 1 per document). */
 export const FRAME_ID_BASE = 100_000;
 
-const COLLECT = "(o) => globalThis.sightline.collectJSON(o)";
 /** Cross-origin frames read per capture (a page of ad frames is not collected a dozen times over). */
 const MAX_FRAMES = 8;
 const MIN_SIDE = 20;
@@ -63,14 +64,6 @@ interface Slot {
   frame: Frame;
   /** The iframe element's id in the top document. */
   iframeId: number;
-}
-
-function originOf(url: string): string {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "";
-  }
 }
 
 /** Moves a frame's raw elements (and their own frames') into the top page's ids and coordinates. */
