@@ -7,6 +7,7 @@ import {
   isSecretTarget,
   likelyDownload,
   loggableAction,
+  originOf,
   type AgentAction,
   type Decision,
   type SecretValues,
@@ -14,12 +15,12 @@ import {
 import type { BridgeOps } from "@sightline/shared/agent/bridge";
 import { staleError } from "@sightline/shared/agent/perform";
 import { explainTabError } from "../tab-errors.js";
-import type { Approvals } from "./approvals.js";
+import type { Answer, Approvals } from "./approvals.js";
 import { capturePage } from "./capture.js";
 import type { Replier } from "./client.js";
 import * as cdp from "./debugger.js";
 import { ExtensionDriver } from "./driver.js";
-import type { ActivityLog } from "./log.js";
+import type { ActivityLog, LogInput } from "./log.js";
 import type { Mode } from "./mode.js";
 import type { Sharing } from "./sharing.js";
 import type { PendingApproval } from "./state.js";
@@ -39,13 +40,22 @@ export interface ActDeps {
 /** Actions that need trusted input (the debugger); the others use the page agent or chrome.tabs. */
 export const needsInput = (a: AgentAction) => a.kind === "click" || a.kind === "type" || a.kind === "press" || needsDebugger(a);
 
-const originOf = (url: string) => {
-  try {
-    return new URL(url).origin;
-  } catch {
-    return "";
-  }
-};
+/**
+ * Shows the person the card and waits. Rejected (or cancelled): logged as `rejected` with
+ * `entry`, and thrown as the agent's `rejected` error; approved: the person's answer.
+ */
+export async function askOrReject(
+  deps: Pick<ActDeps, "approvals" | "log">,
+  approval: PendingApproval,
+  reply: Replier,
+  entry: Omit<LogInput, "decision" | "error">,
+): Promise<Answer> {
+  const got = await deps.approvals.ask(approval, reply);
+  if (got.approve) return got;
+  const error = got.cancelled ? "the call was cancelled while waiting for the person" : "rejected by the person";
+  deps.log.record({ ...entry, decision: { tier: approval.tier, by: got.cancelled ? "policy" : "person", verdict: "rejected" }, error });
+  throw new AgentError("rejected", error);
+}
 
 export async function act(
   deps: ActDeps,
@@ -96,12 +106,7 @@ export async function act(
       attachesDebugger: needsInput(action) && !cdp.isAttached(tabId),
       at: Date.now(),
     });
-    const got = await approvals.ask(approval, reply);
-    if (!got.approve) {
-      const error = got.cancelled ? "the call was cancelled while waiting for the person" : "rejected by the person";
-      log.record({ ...base, summary: risk.summary, action, decision: { tier: risk.tier, by: got.cancelled ? "policy" : "person", verdict: "rejected" }, error });
-      throw new AgentError("rejected", error);
-    }
+    const got = await askOrReject(deps, approval, reply, { ...base, summary: risk.summary, action });
     decision = { tier: risk.tier, by: "person", verdict: "approved" };
     if (got.text !== undefined && action.kind === "type" && got.text !== action.text) {
       if (secret) typed.add(got.text);

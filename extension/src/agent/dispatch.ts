@@ -2,12 +2,12 @@
 // means, held while the person paused or took over, one act at a time per tab, and the answer
 // (typed secrets masked) or the error sent back.
 import { browser } from "wxt/browser";
-import { AgentError, assessAction, isAgentError, type Decision } from "@sightline/shared/agent/core";
+import { AgentError, assessAction, isAgentError, originOf, type Decision } from "@sightline/shared/agent/core";
 import { screenshotWithMarks, waitOnPage } from "@sightline/shared/agent/perform";
 import type { BridgeOps, CallMessage } from "@sightline/shared/agent/bridge";
 import { ensureInjected, exec } from "../inject.js";
 import { explainTabError } from "../tab-errors.js";
-import { act, type ActDeps } from "./act.js";
+import { act, askOrReject, type ActDeps } from "./act.js";
 import { capturePage } from "./capture.js";
 import type { Replier } from "./client.js";
 import { ExtensionDriver } from "./driver.js";
@@ -121,25 +121,17 @@ export class Dispatch {
     const { approvals, log, sharing } = this.deps;
     const pageUrl = await new ExtensionDriver(from).url();
     const action = { kind: "navigate", url } as const;
-    let origin = "";
-    try {
-      origin = new URL(pageUrl).origin;
-    } catch {
-      // no origin: nothing is allowed on it
-    }
+    const origin = originOf(pageUrl);
     const risk = assessAction(action, { pageUrl, target: null, facts: null, siteAllowed: approvals.siteAllowed(origin) });
     const summary = risk.summary.replace(/^Open \S+/, (m) => `${m} in a new tab`);
     let decision: Decision = { tier: risk.tier, by: "policy", verdict: "approved" };
     if (risk.ask) {
-      const got = await approvals.ask(
+      await askOrReject(
+        this.deps,
         { id: call.id, tabId: from, origin, tier: risk.tier, summary, reasons: risk.reasons, action, targetId: null, form: null, secret: false, attachesDebugger: false, at: Date.now() },
         reply,
+        { tabId: from, tool: "tab_open", summary, pageUrl, started },
       );
-      if (!got.approve) {
-        const error = got.cancelled ? "the call was cancelled while waiting for the person" : "rejected by the person";
-        log.record({ tabId: from, tool: "tab_open", summary, pageUrl, decision: { tier: risk.tier, by: got.cancelled ? "policy" : "person", verdict: "rejected" }, error, started });
-        throw new AgentError("rejected", error);
-      }
       decision = { tier: risk.tier, by: "person", verdict: "approved" };
     }
     const tabId = await sharing.open(from, url);
