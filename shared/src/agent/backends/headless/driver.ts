@@ -38,6 +38,8 @@ export class PlaywrightDriver implements PageDriver {
   /** Main-frame navigations seen: documentId() is this count. */
   private navigations = 0;
   private pending: Request | null = null;
+  /** The requests of the action being watched (watchRequests), fed by the listeners above. */
+  private requests: { started: number; inFlight: Set<Request>; wake: (() => void) | null } | null = null;
   private readonly world: SightlineWorld;
 
   constructor(readonly page: Page) {
@@ -47,9 +49,16 @@ export class PlaywrightDriver implements PageDriver {
     });
     page.on("request", (req) => {
       if (req.isNavigationRequest() && req.frame() === page.mainFrame()) this.pending = req;
+      const w = this.requests;
+      if (w) {
+        w.started++;
+        w.inFlight.add(req);
+      }
     });
     const done = (req: Request) => {
       if (req === this.pending) this.pending = null;
+      const w = this.requests;
+      if (w?.inFlight.delete(req) && w.inFlight.size === 0) w.wake?.();
     };
     page.on("requestfailed", done);
     page.on("requestfinished", done);
@@ -144,36 +153,22 @@ export class PlaywrightDriver implements PageDriver {
 
   /** Every request of the page (any frame) from now on, by Playwright's request events. */
   watchRequests(): RequestWatch {
-    const page = this.page;
-    const inFlight = new Set<Request>();
-    let started = 0;
-    let wake: (() => void) | null = null;
-    const onRequest = (req: Request) => {
-      started++;
-      inFlight.add(req);
-    };
-    const onDone = (req: Request) => {
-      if (inFlight.delete(req) && inFlight.size === 0) wake?.();
-    };
-    page.on("request", onRequest);
-    page.on("requestfinished", onDone);
-    page.on("requestfailed", onDone);
+    const w: { started: number; inFlight: Set<Request>; wake: (() => void) | null } = { started: 0, inFlight: new Set(), wake: null };
+    this.requests = w;
     return {
-      started: () => started,
+      started: () => w.started,
       idle: (ms) =>
-        inFlight.size === 0
+        w.inFlight.size === 0
           ? Promise.resolve()
           : new Promise<void>((resolve) => {
               const timer = setTimeout(resolve, ms);
-              wake = () => {
+              w.wake = () => {
                 clearTimeout(timer);
                 resolve();
               };
             }),
       stop: () => {
-        page.off("request", onRequest);
-        page.off("requestfinished", onDone);
-        page.off("requestfailed", onDone);
+        if (this.requests === w) this.requests = null;
       },
     };
   }
