@@ -3,14 +3,14 @@
 // it, symlinks out of it included) and sent over the bridge as bytes. Unset: uploads by path are
 // off; inline content (the upload tool's `content`) still works.
 import { readFile } from "node:fs/promises";
-import { AgentError, fileNameOf, MAX_UPLOAD_BYTES } from "@sightline/shared/agent";
+import { checkUploadSize, fileNameOf } from "@sightline/shared/agent";
 import type { UploadFile, UploadReader } from "@sightline/shared/agent/bridge";
 import { uploadFile } from "@sightline/shared/agent/headless";
 
 export function uploadReader(dir: () => string | undefined = () => process.env.SIGHTLINE_UPLOAD_DIR): UploadReader {
   return async (path: string): Promise<UploadFile> => {
     const file = await uploadFile(dir(), path);
-    if (file.size > MAX_UPLOAD_BYTES) throw new AgentError("bad_arguments", `"${path}" is ${file.size} bytes; an upload carries at most ${MAX_UPLOAD_BYTES} bytes (10 MB)`);
+    checkUploadSize(file.size, `"${path}"`);
     return { name: fileNameOf(file.path), size: file.size, base64: (await readFile(file.path)).toString("base64") };
   };
 }

@@ -6,13 +6,23 @@ import { AgentError } from "./errors.js";
 /** Most bytes one upload may carry inline: a CV or an invoice, not a disk image. */
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
-/** The decoded size of base64 `content`; a bad_arguments error when it is not base64 or too big. */
-export function inlineFileSize(content: string): number {
+/** A bad_arguments error when a file of `size` bytes is more than one upload may carry. */
+export function checkUploadSize(size: number, what = "the file"): void {
+  if (size > MAX_UPLOAD_BYTES) throw new AgentError("bad_arguments", `${what} is ${size} bytes; an upload carries at most ${MAX_UPLOAD_BYTES} bytes (10 MB)`);
+}
+
+/** The decoded size of base64 already checked (inlineFile). */
+export const base64Size = (b64: string): number => (b64.length / 4) * 3 - (b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0);
+
+/**
+ * The agent's inline `content`, checked once where the call comes in (the upload tool): its
+ * base64 without whitespace; a bad_arguments error when it is not base64 or too big.
+ */
+export function inlineFile(content: string): string {
   const b64 = content.replace(/\s+/g, "");
   if (b64.length % 4 !== 0 || !/^[A-Za-z0-9+/]*={0,2}$/.test(b64)) throw new AgentError("bad_arguments", "content is not base64 (A–Z a–z 0–9 + /, padded with =)");
-  const size = (b64.length / 4) * 3 - (b64.endsWith("==") ? 2 : b64.endsWith("=") ? 1 : 0);
-  if (size > MAX_UPLOAD_BYTES) throw new AgentError("bad_arguments", `the file is ${size} bytes; an upload carries at most ${MAX_UPLOAD_BYTES} bytes (10 MB)`);
-  return size;
+  checkUploadSize(base64Size(b64));
+  return b64;
 }
 
 /** The file's name: the last part of a path. */

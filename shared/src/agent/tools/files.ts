@@ -5,7 +5,7 @@
 // (a remote agent on /mcp has no folder of the server to put a file in). On the person's tab the
 // server sends the bytes over the bridge; the person's disk is never read or written.
 import { z } from "zod";
-import { inlineFileSize, MAX_UPLOAD_BYTES } from "../core/uploads.js";
+import { inlineFile, MAX_UPLOAD_BYTES } from "../core/uploads.js";
 import { defineTool } from "./define.js";
 import { idArg, tabArg } from "./args.js";
 import { actAnswer, CHANGES, OUTCOME_AND_DIFF } from "./act.js";
@@ -22,8 +22,7 @@ export const upload = defineTool({
   },
   docArgs: "`id`, `path` (inside SIGHTLINE_UPLOAD_DIR), or `path` as the name + `content` (base64, ≤ 10 MB)",
   docAnswers: OUTCOME_AND_DIFF,
-  handle: (session, args, hooks) => {
-    if (args.content !== undefined) inlineFileSize(args.content); // bad base64 or too big: refused before anything is sent
-    return actAnswer(session, args.tab, { kind: "upload", id: args.id, path: args.path, ...(args.content !== undefined ? { content: args.content } : {}) }, hooks);
-  },
+  // Bad base64 or too big: refused here, before anything is sent; the backends take it as checked.
+  handle: (session, args, hooks) =>
+    actAnswer(session, args.tab, { kind: "upload", id: args.id, path: args.path, ...(args.content !== undefined ? { content: inlineFile(args.content) } : {}) }, hooks),
 });

@@ -6,7 +6,7 @@
 import { checkNavigableUrl, type ActionTarget, type AgentAction, type AgentTab } from "../../core/actions.js";
 import type { SnapshotRequest } from "../../../contract/index.js";
 import type { ActOptions, ActOutcome, AgentBackend, CallHooks, CaptureOptions, MarkBox, ReadPage } from "../../session/backend.js";
-import { fileNameOf, inlineFileSize } from "../../core/uploads.js";
+import { base64Size, fileNameOf } from "../../core/uploads.js";
 import { AgentError } from "../../core/errors.js";
 import type { BridgeOp, BridgeOps, UploadFile } from "./protocol.js";
 
@@ -63,7 +63,8 @@ export class BridgeBackend implements AgentBackend {
     if (action.kind === "upload") {
       // The bytes travel beside the action, which names only the file (for the card and the log).
       const { content, ...named } = action;
-      const file = content !== undefined ? { name: fileNameOf(action.path), size: inlineFileSize(content), base64: content.replace(/\s+/g, "") } : await this.readUpload(action.path);
+      // `content` was checked by the upload tool (core/uploads.ts inlineFile).
+      const file = content !== undefined ? { name: fileNameOf(action.path), size: base64Size(content), base64: content } : await this.readUpload(action.path);
       args = { action: { ...named, path: file.name }, target, file };
     }
     if (opts.capture) args.capture = true;
