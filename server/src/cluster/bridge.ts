@@ -81,16 +81,16 @@ export class ClusterBridge implements Bridge, BridgeCalls {
       const row = dot > 0 ? rows.find((r) => r.prefix === handle.slice(0, dot)) : undefined;
       return row?.tabs.some((t) => t.tab === handle.slice(dot + 1)) ? row : undefined;
     };
-    let rows = this.routes.get(accountId);
-    let row = rows && performance.now() - rows.at < ROUTE_TTL_MS ? holder(rows.rows) : undefined;
+    const cached = this.routes.get(accountId);
+    let row = cached && performance.now() - cached.at < ROUTE_TTL_MS ? holder(cached.rows) : undefined;
     if (!row) {
-      rows = { at: performance.now(), rows: (await this.directory.extensions(accountId)).filter((r) => r.instance !== this.directory.instance) };
-      this.routes.set(accountId, rows);
-      row = holder(rows.rows);
-    }
-    if (!row) {
-      if (!rows!.rows.length && !this.hub.connected(accountId)) throw notConnected();
-      throw noTab(handle);
+      const rows = (await this.directory.extensions(accountId)).filter((r) => r.instance !== this.directory.instance);
+      this.routes.set(accountId, { at: performance.now(), rows });
+      row = holder(rows);
+      if (!row) {
+        if (!rows.length && !this.hub.connected(accountId)) throw notConnected();
+        throw noTab(handle);
+      }
     }
     let peers = this.remote.get(sessionId);
     if (!peers) this.remote.set(sessionId, (peers = new Set()));

@@ -15,15 +15,15 @@ export interface PerformOptions {
 
 /**
  * The quiet that is enough when the page only took the input: no DOM mutation and no network
- * request since the action (typing into a field nothing listens to, choosing an option). It
- * still covers a reaction a frame or a zero timer later; a request the page starts in it is
- * waited for, then the full quiet. Only with a driver that sees requests (watchRequests).
+ * request since the action (choosing an option, a click nothing reacts to). It still covers a
+ * reaction a frame or a zero timer later; a request the page starts in it is waited for, then
+ * the full quiet. Only with a driver that sees requests (watchRequests).
  */
 const INPUT_QUIET_MS = 50;
 /**
- * Typing (and a form filled in one call) keeps the full quiet: a search box's suggestions, a field's validation, a price update
- * are commonly debounced 50-150 ms after the last key by a timer alone (no mutation, no request
- * until it fires), and the short quiet would answer before them.
+ * Typing (and a form filled in one call) keeps the full quiet: a search box's suggestions, a
+ * field's validation, a price update are commonly debounced 50-150 ms after the last key by a
+ * timer alone (no mutation, no request until it fires), and the short quiet would answer first.
  */
 const shortQuiet = (action: AgentAction) => action.kind !== "type" && action.kind !== "fill_form";
 
