@@ -14,7 +14,7 @@ import { SecretValues } from "../agent/core/secrets.js";
 import { hrefResolver } from "./href.js";
 import { collectorState, idFor, installMutationClock, quietMs } from "./state.js";
 import { displayCache, styleCache } from "./style-cache.js";
-import { withTextCache } from "./text.js";
+import { shownNoscript, withTextCache } from "./text.js";
 import { emitRecord } from "./record.js";
 import { walkFrame } from "./frames.js";
 import type { Ctx, Frame, Inherited, Occluder } from "./walk-state.js";
@@ -38,9 +38,7 @@ function visitChildren(parent: Element | ShadowRoot, ctx: Ctx, f: Frame, inh: In
 
 function visit(el: Element, ctx: Ctx, f: Frame, inh: Inherited): void {
   const tag = el.localName;
-  // A <noscript> holding elements is shown content: the document runs no scripts (the static
-  // capture); where scripts run, its content is one text node and it is skipped.
-  if (SKIP_TAGS.has(tag) && (tag !== "noscript" || el.firstElementChild === null)) return;
+  if (SKIP_TAGS.has(tag) && !shownNoscript(el)) return;
   // Not through the style cache: the walk reads each element once, and a cached declaration
   // saves only the getComputedStyle() call, not the property reads (the library's own reads
   // go through ctx.style).

@@ -93,14 +93,13 @@ function isContainer(el: Element): boolean {
 }
 
 /**
- * The form-like container of a control: its form, a search region, a fieldset, an ARIA form
- * (the nearest of the last four, as closest() finds it). With a cache, each ancestor is tested
- * once per collect(): the controls of a page share most of their ancestors.
+ * The form-like container of a control: its form, else the nearest ancestor-or-self that is a
+ * form-like container. Each ancestor is tested once per collect() (the cache): the controls of
+ * a page share most of their ancestors.
  */
-export function purposeContainer(el: Element, cache?: PurposeCache): Element | null {
+export function purposeContainer(el: Element, cache: PurposeCache): Element | null {
   const form = (el as HTMLInputElement).form ?? null;
   if (form) return form;
-  if (!cache) return el.closest("form, search, [role=search], [role=form], fieldset");
   if (isContainer(el)) return el;
   const walked: Element[] = [];
   let found: Element | null = null;

@@ -4,6 +4,12 @@
 // <select> options are read apart (the selected one only); a label or form wrapping a select
 // should not read out every option.
 const SKIP_TEXT_TAGS = new Set(["script", "style", "noscript", "template", "head", "title", "select", "datalist"]);
+
+/**
+ * A <noscript> holding elements is shown content: the document runs no scripts (the service's
+ * static capture). Where scripts run, the parser leaves its content one text node: not shown.
+ */
+export const shownNoscript = (el: Element): boolean => el.localName === "noscript" && el.firstElementChild !== null;
 const WS_RUN = /\s+/g;
 /** Whitespace squash() would change: a run of 2+, or any whitespace other than a plain space. */
 const NEEDS_SQUASH = /\s\s|[^\S ]/;
@@ -128,8 +134,7 @@ function walk(node: Node): boolean {
       }
     } else if (type === 1) {
       const el = c as Element;
-      // A <noscript> holding elements is shown (no scripts run in the document): read like any element.
-      if (SKIP_TEXT_TAGS.has(el.localName) && (el.localName !== "noscript" || el.firstElementChild === null)) continue;
+      if (SKIP_TEXT_TAGS.has(el.localName) && !shownNoscript(el)) continue;
       if (hidden) {
         if (hidden.size !== 0 && hidden.has(el)) continue;
       } else {
