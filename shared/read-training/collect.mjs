@@ -10,21 +10,16 @@
 //
 // Build the collector first (pnpm --filter @sightline/shared run build). One file per page:
 // OUT/<corpus>/<id>.json.gz; pages already there are skipped (--force renders them again).
-import { chromium } from "playwright-core";
-import { createServer } from "node:http";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
-import { html, loadPages } from "./corpus.mjs";
+import { loadPages } from "./corpus.mjs";
+import { options, pageRenderer } from "./render.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] && !args[i + 1].startsWith("--") ? args[i + 1] : i >= 0 ? "true" : dflt;
-};
+const opt = options();
 const out = resolve(opt("out", join(tmpdir(), "sightline-read")));
 const concurrency = Number(opt("concurrency", "2"));
 const bundle = readFileSync(resolve(opt("bundle", join(root, "shared/dist/collector.js"))), "utf8");
@@ -42,17 +37,7 @@ if (opt("ids", null)) {
 pages = pages.filter((p) => p.file && (force || !existsSync(join(out, p.corpus, `${p.id}.json.gz`))));
 for (const c of new Set(pages.map((p) => p.corpus))) mkdirSync(join(out, c), { recursive: true });
 
-const byPath = new Map(pages.map((p, i) => [`/p/${i}.html`, p]));
-const server = createServer((req, res) => {
-  const p = byPath.get(new URL(req.url ?? "/", "http://x").pathname);
-  if (!p) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(html(p.file));
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const origin = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-const { ENGINES, waitForDomQuiet } = await import(join(root, "server/dist/browser/engines.js"));
-const QUIET = ENGINES.performance;
+const renderer = await pageRenderer(pages, bundle);
 
 /** In the page: what the model sees, and the title candidates. */
 function inPage() {
@@ -85,23 +70,7 @@ function inPage() {
   return b && { ...b, ms, styles, titleRaw, current: { title: b.title, text: b.rulesText, page_type: b.pageType } };
 }
 
-async function render(i, js) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: js });
-  await context.route("**/*", (route) => {
-    const req = route.request();
-    if (!req.url().startsWith(origin) || ["image", "media", "font"].includes(req.resourceType())) return route.abort();
-    return route.continue();
-  });
-  const page = await context.newPage();
-  try {
-    await page.goto(`${origin}/p/${i}.html`, { waitUntil: "domcontentloaded", timeout: 30000 });
-    if (js) await waitForDomQuiet(page, QUIET.quietMs, QUIET.quietBudgetMs);
-    await page.evaluate(bundle);
-    return await page.evaluate(inPage);
-  } finally {
-    await context.close().catch(() => {});
-  }
-}
+const render = (i, js) => renderer.render(i, js, inPage);
 
 const NEEDS_SCRIPT = /\b(?:enable|turn on|activate|requires?|needs?)\b[^.\n]{0,40}\bjavascript\b|\bjavascript\b[^.\n]{0,30}\b(?:disabled|required|is off|not enabled)\b/i;
 const short = (text) => {
@@ -142,7 +111,6 @@ try {
     while (next < pages.length) await one(next++);
   }));
 } finally {
-  await browser.close();
-  server.close();
+  await renderer.close();
 }
 console.log(`collected ${done - failed} pages into ${out} (${failed} failed)`);

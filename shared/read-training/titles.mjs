@@ -6,20 +6,15 @@
 //
 //   node shared/read-training/titles.mjs --out /tmp/titles.json [--corpora wcxb-dev,readability]
 //        [--parts train,choose] [--sample wcxb-dev:250] [--concurrency 2] [--bundle shared/dist/collector.js]
-import { chromium } from "playwright-core";
-import { createServer } from "node:http";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { createHash } from "node:crypto";
 import { fileURLToPath } from "node:url";
-import { html, loadPages } from "./corpus.mjs";
+import { loadPages } from "./corpus.mjs";
+import { options, pageRenderer } from "./render.mjs";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
-const args = process.argv.slice(2);
-const opt = (name, dflt) => {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 && args[i + 1] && !args[i + 1].startsWith("--") ? args[i + 1] : i >= 0 ? "true" : dflt;
-};
+const opt = options();
 const out = resolve(opt("out", "/tmp/sightline-titles.json"));
 const concurrency = Number(opt("concurrency", "2"));
 const bundle = readFileSync(resolve(opt("bundle", join(root, "shared/dist/collector.js"))), "utf8");
@@ -38,17 +33,7 @@ for (const s of (opt("sample", "") ?? "").split(",").filter(Boolean)) {
 // in a mixed order, so that the file written as it goes holds some of every corpus
 pages.sort((a, b) => (createHash("sha256").update(a.id).digest("hex") < createHash("sha256").update(b.id).digest("hex") ? -1 : 1));
 process.stderr.write(`[titles] ${pages.length} pages\n`);
-const byPath = new Map(pages.map((p, i) => [`/p/${i}.html`, p]));
-const server = createServer((req, res) => {
-  const p = byPath.get(new URL(req.url ?? "/", "http://x").pathname);
-  if (!p) return res.writeHead(404).end();
-  res.writeHead(200, { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" }).end(html(p.file));
-});
-await new Promise((r) => server.listen(0, "127.0.0.1", r));
-const origin = `http://127.0.0.1:${server.address().port}`;
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH || "/usr/bin/chromium", args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
-const { ENGINES, waitForDomQuiet } = await import(join(root, "server/dist/browser/engines.js"));
-const QUIET = ENGINES.performance;
+const renderer = await pageRenderer(pages, bundle);
 
 async function inPage() {
   const g = globalThis;
@@ -68,23 +53,7 @@ async function inPage() {
   };
 }
 
-async function render(i, js) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, javaScriptEnabled: js });
-  await context.route("**/*", (route) => {
-    const req = route.request();
-    if (!req.url().startsWith(origin) || ["image", "media", "font"].includes(req.resourceType())) return route.abort();
-    return route.continue();
-  });
-  const page = await context.newPage();
-  try {
-    await page.goto(`${origin}/p/${i}.html`, { waitUntil: "domcontentloaded", timeout: 30000 });
-    if (js) await waitForDomQuiet(page, QUIET.quietMs, QUIET.quietBudgetMs);
-    await page.evaluate(bundle);
-    return await page.evaluate(inPage);
-  } finally {
-    await context.close().catch(() => {});
-  }
-}
+const render = (i, js) => renderer.render(i, js, inPage);
 
 const rows = [];
 let done = 0;
@@ -111,8 +80,7 @@ try {
   let next = 0;
   await Promise.all(Array.from({ length: concurrency }, async () => { while (next < pages.length) await one(next++); }));
 } finally {
-  await browser.close();
-  server.close();
+  await renderer.close();
 }
 writeFileSync(out, JSON.stringify(rows, null, 1));
 console.log(`${rows.length} pages into ${out}`);
